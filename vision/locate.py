@@ -1,0 +1,178 @@
+"""Find the board in a frame: ArUco markers → homography from board mm to image pixels.
+
+The four corner markers of the profile (DICT_4X4_50, printed upright: top edge toward +y)
+give 16 point pairs; a least-squares homography through them maps board millimetres to
+pixels. A :class:`Locator` remembers the last good fit: while a hand covers one or two
+markers it keeps that fit as long as the markers it still sees agree with it, and re-fits
+as soon as they disagree (camera or board moved). Once it has a fit it looks for the
+markers only around where they were, which is much faster than searching the whole frame.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from hw import BoardProfile
+
+AGREEMENT_PX = 3.0  # visible markers farther than this from the last fit: something moved
+MAX_ERROR_PX = 4.0  # RMS reprojection error above which a fit is refused
+SEARCH_MARGIN = 0.6  # tracked search window: marker size in px times (1 + 2 * margin)
+
+
+class LocateError(ValueError):
+    """The board cannot be located in a frame; the message says why."""
+
+
+@dataclass(frozen=True)
+class BoardFit:
+    """Where the board is in one frame.
+
+    ``homography`` maps board mm (x, y, 1) to image pixels; ``error_px`` is the RMS
+    distance between detected marker corners and their projection; ``markers`` are the
+    marker ids seen in this frame; ``reused`` is true when an earlier fit was kept because
+    too few markers were visible to fit again.
+    """
+
+    homography: np.ndarray
+    error_px: float
+    markers: tuple[int, ...]
+    reused: bool = False
+
+    def project(self, points_mm: np.ndarray) -> np.ndarray:
+        """Image pixel positions of board points given as an (N, 2) array in mm."""
+        points = np.asarray(points_mm, np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(points, self.homography).reshape(-1, 2)
+
+
+def marker_corners_mm(profile: BoardProfile) -> dict[int, np.ndarray]:
+    """Board mm of each marker's corners in ArUco order (top-left, top-right,
+    bottom-right, bottom-left as printed; top is +y)."""
+    corners = {}
+    for marker in profile.markers:
+        half = marker.size / 2
+        corners[marker.id] = np.array([
+            (marker.x - half, marker.y + half), (marker.x + half, marker.y + half),
+            (marker.x + half, marker.y - half), (marker.x - half, marker.y - half)])
+    return corners
+
+
+def _dictionary_id(profile: BoardProfile) -> int:
+    names = {marker.dictionary for marker in profile.markers}
+    if len(names) != 1:
+        raise LocateError(f"board {profile.name}: markers must share one dictionary, "
+                          f"found {sorted(names)}")
+    name = names.pop()
+    if not name.startswith("DICT_") or not hasattr(cv2.aruco, name):
+        raise LocateError(f"board {profile.name}: unknown marker dictionary {name!r}")
+    return int(getattr(cv2.aruco, name))
+
+
+def fit_homography(points_mm: np.ndarray, points_px: np.ndarray) -> tuple[np.ndarray, float]:
+    """Least-squares homography mm → px through all point pairs, and its RMS error in px."""
+    homography, _ = cv2.findHomography(points_mm, points_px, 0)
+    if homography is None:
+        raise LocateError("markers are degenerate: no homography fits them")
+    projected = cv2.perspectiveTransform(points_mm.reshape(-1, 1, 2), homography).reshape(-1, 2)
+    error = float(np.sqrt(np.mean(np.sum((projected - points_px) ** 2, axis=1))))
+    return homography, error
+
+
+class Locator:
+    """Locates one board profile in successive frames of one camera."""
+
+    def __init__(self, profile: BoardProfile, *, min_markers: int = 2) -> None:
+        self.profile = profile
+        self.min_markers = min_markers
+        self._corners_mm = marker_corners_mm(profile)
+        dictionary = cv2.aruco.getPredefinedDictionary(_dictionary_id(profile))
+        parameters = cv2.aruco.DetectorParameters()
+        parameters.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+        self._detector = cv2.aruco.ArucoDetector(dictionary, parameters)
+        # Around a known position the marker is large in its window: fewer threshold passes.
+        parameters.adaptiveThreshWinSizeMin = 13
+        parameters.adaptiveThreshWinSizeMax = 23
+        self._tracker = cv2.aruco.ArucoDetector(dictionary, parameters)
+        self.last_fit: BoardFit | None = None
+
+    def locate(self, image: np.ndarray) -> BoardFit:
+        """Fit the board in ``image`` (BGR or grey); `LocateError` if that is impossible."""
+        grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        found = self._detect_tracked(grey) if self.last_fit is not None else {}
+        if len(found) < min(3, len(self._corners_mm)):
+            found = self._detect(grey)
+        fit = self._fit(found)
+        if not fit.reused:
+            self.last_fit = fit
+        return fit
+
+    def _fit(self, found: dict[int, np.ndarray]) -> BoardFit:
+        seen = tuple(sorted(found))
+        total = len(self._corners_mm)
+        if len(found) >= min(3, total):
+            return self._fresh_fit(found)
+        previous = self.last_fit
+        if previous is not None and found and self._agrees(previous, found):
+            return BoardFit(previous.homography, self._error(previous, found), seen, True)
+        if len(found) >= self.min_markers:
+            return self._fresh_fit(found)
+        what = "no markers" if not found else f"only marker(s) {list(seen)}"
+        moved = " and the board or camera moved" if previous is not None and found else ""
+        raise LocateError(f"{what} of {sorted(self._corners_mm)} found{moved}: need at "
+                          f"least {self.min_markers} (hand over a marker, or markers outside "
+                          "the picture?)")
+
+    def _fresh_fit(self, found: dict[int, np.ndarray]) -> BoardFit:
+        ids = sorted(found)
+        points_mm = np.concatenate([self._corners_mm[i] for i in ids]).astype(np.float64)
+        points_px = np.concatenate([found[i] for i in ids]).astype(np.float64)
+        homography, error = fit_homography(points_mm, points_px)
+        if error > MAX_ERROR_PX:
+            raise LocateError(f"markers {ids} do not fit the {self.profile.name} layout "
+                              f"(reprojection error {error:.1f} px): wrong board profile, "
+                              "or a marker stuck in the wrong place?")
+        return BoardFit(homography, error, tuple(ids))
+
+    def _error(self, fit: BoardFit, found: dict[int, np.ndarray]) -> float:
+        ids = sorted(found)
+        projected = fit.project(np.concatenate([self._corners_mm[i] for i in ids]))
+        detected = np.concatenate([found[i] for i in ids])
+        return float(np.sqrt(np.mean(np.sum((projected - detected) ** 2, axis=1))))
+
+    def _agrees(self, fit: BoardFit, found: dict[int, np.ndarray]) -> bool:
+        return self._error(fit, found) <= AGREEMENT_PX
+
+    def _detect(self, grey: np.ndarray) -> dict[int, np.ndarray]:
+        corners, ids, _ = self._detector.detectMarkers(grey)
+        return self._keep_known(corners, ids, (0, 0))
+
+    def _detect_tracked(self, grey: np.ndarray) -> dict[int, np.ndarray]:
+        """Search each marker only in a window around its last position."""
+        assert self.last_fit is not None
+        height, width = grey.shape
+        found: dict[int, np.ndarray] = {}
+        for marker_id, corners_mm in self._corners_mm.items():
+            corners = self.last_fit.project(corners_mm)
+            low, high = corners.min(axis=0), corners.max(axis=0)
+            pad = (high - low).max() * SEARCH_MARGIN
+            x0, y0 = (np.maximum(low - pad, 0)).astype(int)
+            x1, y1 = (np.minimum(high + pad, (width, height))).astype(int)
+            if x1 - x0 < 8 or y1 - y0 < 8:
+                continue
+            window = np.ascontiguousarray(grey[y0:y1, x0:x1])
+            window_corners, ids, _ = self._tracker.detectMarkers(window)
+            found.update(self._keep_known(window_corners, ids, (x0, y0),
+                                          only=marker_id))
+        return found
+
+    def _keep_known(self, corners: tuple, ids: np.ndarray | None, offset: tuple[int, int],
+                    only: int | None = None) -> dict[int, np.ndarray]:
+        if ids is None:
+            return {}
+        ids = [int(i) for i in ids.ravel()]
+        wanted = set(self._corners_mm) if only is None else {only}
+        return {marker_id: marker_corners.reshape(4, 2) + np.asarray(offset, np.float32)
+                for marker_corners, marker_id in zip(corners, ids, strict=True)
+                if marker_id in wanted and ids.count(marker_id) == 1}  # twice: ambiguous
