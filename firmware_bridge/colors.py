@@ -11,6 +11,9 @@ Rgb = tuple[int, int, int]
 ColorLike = str | Sequence[int]
 """A colour name (`"green"`), `"#00ff00"`, or an RGB triple."""
 
+Frame = dict[int, Rgb]
+"""LED index → colour; LEDs not in a frame are dark."""
+
 OFF: Rgb = (0, 0, 0)
 
 NAMED: dict[str, Rgb] = {

@@ -30,17 +30,13 @@ from pathlib import Path
 from types import ModuleType, TracebackType
 
 from firmware_bridge import shutdown
-from firmware_bridge.colors import OFF, Rgb
+from firmware_bridge.colors import OFF, Frame, Rgb
 from firmware_bridge.config import LedConfig
 from firmware_bridge.power import estimate_ma, fit_budget, gamma_table
 
 log = logging.getLogger(__name__)
 
 MODEL_PATH = Path("/proc/device-tree/model")
-
-Frame = dict[int, Rgb]
-"""LED index → colour; LEDs not in the frame are dark."""
-
 
 class LedBackendError(RuntimeError):
     """A backend cannot run here: wrong machine, missing library or device."""
