@@ -1,0 +1,105 @@
+"""`dog-companion run`: start the table and serve the referee page."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import sys
+from pathlib import Path
+
+DEFAULT_PORT = 8080
+PI_MODEL_FILE = Path("/proc/device-tree/model")
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the arguments of `run`."""
+    parser.add_argument("--board", default=os.environ.get("DOG_BOARD", "brandi-4"),
+                        help="board profile name or path (default: brandi-4, env DOG_BOARD)")
+    parser.add_argument("--host", default=os.environ.get("DOG_HOST", "0.0.0.0"),
+                        help="address to listen on (default: all, so phones at the table "
+                             "can connect; env DOG_HOST)")
+    parser.add_argument("--port", type=int, default=int(os.environ.get("DOG_PORT", DEFAULT_PORT)),
+                        help=f"port of the page (default: {DEFAULT_PORT}, env DOG_PORT)")
+    parser.add_argument("--language", choices=("de", "en"),
+                        default=os.environ.get("DOG_LANGUAGE", "de"),
+                        help="default language of the page (default: de)")
+    parser.set_defaults(handler=run)
+
+
+def detect_hardware() -> dict[str, str]:
+    """What this machine has: a Pi camera and an LED strip, or nothing (the simulated table)."""
+    model = PI_MODEL_FILE.read_text(errors="replace").strip("\0 \n") \
+        if PI_MODEL_FILE.exists() else ""
+    camera = "sim"
+    if model.startswith("Raspberry Pi"):
+        try:
+            from picamera2 import Picamera2  # type: ignore[import-not-found]
+
+            if Picamera2.global_camera_info():
+                camera = "picamera2"
+        except ImportError:
+            pass
+    leds = "sim"
+    if model.startswith("Raspberry Pi"):
+        leds = "pi5" if model.startswith("Raspberry Pi 5") else "ws281x"
+    return {"model": model or "not a Raspberry Pi", "camera": camera, "leds": leds}
+
+
+def port_is_free(host: str, port: int) -> bool:
+    """True when nothing listens on host:port yet."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def lan_address() -> str | None:
+    """This machine's address on the local network, if its name resolves to one."""
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+    except OSError:
+        return None
+    addresses = [str(info[4][0]) for info in infos if not str(info[4][0]).startswith("127.")]
+    return addresses[0] if addresses else None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the table and serve the page until interrupted."""
+    from hw import ProfileError, load_profile
+
+    try:
+        profile = load_profile(args.board)
+    except ProfileError as err:
+        print(f"dog-companion run: {err}", file=sys.stderr)
+        return 2
+    if not port_is_free(args.host, args.port):
+        print(f"dog-companion run: port {args.port} is in use; choose another with --port",
+              file=sys.stderr)
+        return 2
+
+    import waitress
+
+    from companion.table import Table
+    from companion.web import create_app
+
+    hardware = detect_hardware()
+    simulated = hardware["camera"] == "sim" and hardware["leds"] == "sim"
+    table = Table(profile, simulated=simulated, hardware=hardware)
+    app = create_app(table, {"DEFAULT_LANGUAGE": args.language})
+    kind = "simulated table" if simulated else "table"
+    print(f"Dog Companion: {kind} with board {profile.name} "
+          f"(camera: {hardware['camera']}, LEDs: {hardware['leds']})")
+    print(f"Page: http://127.0.0.1:{args.port}/", flush=True)
+    address = lan_address() if args.host in ("0.0.0.0", "") else None
+    if address:
+        print(f"At the table: http://{address}:{args.port}/", flush=True)
+    try:
+        waitress.serve(app, host=args.host, port=args.port, threads=16, ident="dog-companion",
+                       _quiet=True)
+    finally:
+        table.close()
+    return 0

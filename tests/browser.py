@@ -1,0 +1,44 @@
+"""A live server and Debian's Chromium driven by Playwright, for the page tests."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from flask import Flask
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync"]
+
+
+@contextmanager
+def live_server(app: Flask) -> Iterator[str]:
+    """Serve the app with waitress on a free loopback port; yields its base URL."""
+    import waitress
+
+    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=8)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.effective_port}"
+    finally:
+        app.extensions["dog_table"].close()     # ends the pages' event streams
+        server.close()
+        thread.join(timeout=5)
+
+
+@contextmanager
+def chromium_page(locale: str = "de-CH") -> Iterator[object]:
+    """A fresh page in headless Chromium (Debian's package, never a downloaded build)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                             args=CHROMIUM_ARGS)
+        try:
+            yield browser.new_page(viewport={"width": 1100, "height": 800}, locale=locale)
+        finally:
+            browser.close()
