@@ -73,6 +73,8 @@ class LedStrip(ABC):
         self._lock = threading.RLock()
         self._closed = False
         self.last_shown: ShownFrame | None = None
+        self.reason = f"{self.backend} opened directly"
+        """Why this backend drives the LEDs (set by `open_strip`)."""
 
     # -- what to show -------------------------------------------------------------------------
     def set(self, index: int, color: Rgb) -> None:
@@ -278,10 +280,10 @@ def open_strip(
             raise
         backend, reason = "sim", f"{err}: showing the LEDs on the simulated strip"
         strip = _construct(backend, config, model)
-    if backend == "sim" and config.backend == "auto":
-        log.warning("LED strip: %s", reason)
-    else:
-        log.info("LED strip: %s", reason)
+    # Sim on a laptop is normal; sim on a Pi that should drive a strip is worth a warning.
+    fell_back = backend == "sim" and backend_for_model(model) is not None
+    log.log(logging.WARNING if fell_back else logging.INFO, "LED strip: %s", reason)
+    strip.reason = reason
     shutdown.register(strip)
     return strip
 
