@@ -1,0 +1,35 @@
+"""The rules of Dog (Brändi Dog, Schmidt DOG®): a pure rules engine, stdlib only.
+
+Value types (:class:`Card`, :class:`RuleSet`, :class:`Position`, :class:`Move`), the legal-move
+generator and the referee's :func:`check`. No I/O, no imports from the rest of the project.
+
+>>> from companion.rules import Position, SWISS, Card, legal_moves
+>>> start = Position.initial(SWISS, 4, ["red", "yellow", "green", "blue"])
+>>> [move.notation for move in legal_moves(start, Card.ACE)]
+['A: red K→T0*']
+"""
+
+from companion.rules.cards import Card, parse_card
+from companion.rules.errors import CardError, PositionError
+from companion.rules.move import Move, Part
+from companion.rules.moves import legal_moves, legal_moves_by_card, playable
+from companion.rules.position import Layout, Player, Position
+from companion.rules.ruleset import SCHMIDT, SWISS, RuleSet
+
+__all__ = [
+    "SCHMIDT",
+    "SWISS",
+    "Card",
+    "CardError",
+    "Layout",
+    "Move",
+    "Part",
+    "Player",
+    "Position",
+    "PositionError",
+    "RuleSet",
+    "legal_moves",
+    "legal_moves_by_card",
+    "parse_card",
+    "playable",
+]

@@ -1,0 +1,392 @@
+"""Legal moves (the move generator): every position a card can lead to (RULES.md sections 2 to 7).
+
+The generator works on a flat, mutable copy of the position (:class:`Work`): one location code
+per peg and an occupancy table of the track, so that a move is a few list assignments. The 7 is
+a depth-first search over (points left, pegs not yet moved) that applies a part, recurses and
+undoes it, and skips every intermediate state it has already expanded; only distinct final
+states become :class:`Position` objects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from companion.rules.board import FRESH, HOME_FIELDS, KENNEL
+from companion.rules.cards import CONCRETE_CARDS, Card
+from companion.rules.move import Move, RawPart
+from companion.rules.position import Position
+
+__all__ = ["Move", "Work", "legal_moves", "legal_moves_by_card", "playable"]
+
+State = tuple[tuple[int, ...], ...]
+Victims = tuple[int, ...]
+SEVEN_POINTS = 7
+BACKWARD_STEPS = 4
+_LAST_HOME = HOME_FIELDS - 1
+
+
+class Work:
+    """A mutable working copy of a position: peg codes and track occupancy.
+
+    Pegs are numbered flat, player by player (``layout.offsets``). ``occ[f]`` is the peg on track
+    field ``f`` or -1; ``home[i]`` is a bit mask of player ``i``'s occupied home fields.
+    """
+
+    __slots__ = (
+        "always",
+        "from_behind",
+        "home",
+        "locs",
+        "occ",
+        "offsets",
+        "owner",
+        "position",
+        "start",
+        "track_len",
+    )
+
+    def __init__(self, position: Position) -> None:
+        layout = position.layout
+        self.position = position
+        self.track_len = track_len = layout.track_len
+        self.owner = layout.peg_owner
+        self.start = layout.peg_start
+        self.offsets = layout.offsets
+        self.always = layout.rules.always_protected
+        self.from_behind = layout.rules.from_behind
+        self.locs: list[int] = [code for codes in position.codes for code in codes]
+        self.occ: list[int] = [-1] * track_len
+        self.home: list[int] = [0] * layout.players
+        for peg, code in enumerate(self.locs):
+            if code >= track_len:
+                self.home[self.owner[peg]] |= 1 << (code - track_len)
+            elif code == FRESH:
+                self.occ[self.start[peg]] = peg
+            elif code >= 0:
+                self.occ[code] = peg
+
+    def protected(self, peg: int) -> bool:
+        """Whether ``peg`` is protected on its own start field (RULES.md section 3)."""
+        code = self.locs[peg]
+        return code == FRESH or (self.always and code == self.start[peg])
+
+    def pegs_of(self, player: int) -> range:
+        """The flat indexes of ``player``'s pegs."""
+        return range(self.offsets[player], self.offsets[player + 1])
+
+    def controlled(self) -> int | None:
+        """Whose pegs the player to move moves now: own, or the partner's once all own are home."""
+        mover = self.position.turn
+        track_len = self.track_len
+        locs = self.locs
+        for peg in self.pegs_of(mover):
+            if locs[peg] < track_len:
+                return mover
+        return self.position.layout.partners[mover]
+
+    def state(self) -> State:
+        """The canonical state: every player's sorted codes."""
+        locs = self.locs
+        offsets = self.offsets
+        return tuple(
+            tuple(sorted(locs[offsets[i]:offsets[i + 1]])) for i in range(len(offsets) - 1)
+        )
+
+    def field(self, peg: int) -> int:
+        """The track field ``peg`` stands on, or -1."""
+        code = self.locs[peg]
+        if code == FRESH:
+            return self.start[peg]
+        return code if 0 <= code < self.track_len else -1
+
+    # -- walking ----------------------------------------------------------------------------
+
+    def forward(self, peg: int, most: int, seven: bool) -> list[tuple[int, int, Victims]]:
+        """Every end of ``peg`` moving forward 1…``most`` steps: ``(steps, code, victims)``.
+
+        Victims are the pegs knocked out: the one landed on and, for a 7, every peg passed on
+        the track. A protected peg ends the walk; home is entered per the rule set's option.
+        """
+        out: list[tuple[int, int, Victims]] = []
+        locs = self.locs
+        code = locs[peg]
+        track_len = self.track_len
+        if code == KENNEL:
+            return out
+        if code >= track_len:
+            k = code - track_len
+            mask = self.home[self.owner[peg]]
+            for steps in range(1, min(most, _LAST_HOME - k) + 1):
+                if mask >> (k + steps) & 1:
+                    break
+                out.append((steps, code + steps, ()))
+            return out
+        start = self.start[peg]
+        here = start if code == FRESH else code
+        enter_from_start = not self.from_behind and code != FRESH
+        occ = self.occ
+        always = self.always
+        passed: Victims = ()
+        steps = 0
+        while True:
+            if here == start and (steps > 0 or enter_from_start):
+                mask = self.home[self.owner[peg]]
+                home_passed = passed if seven else ()
+                for k in range(min(HOME_FIELDS, most - steps)):
+                    if mask >> k & 1:
+                        break
+                    out.append((steps + 1 + k, track_len + k, home_passed))
+            if steps == most:
+                return out
+            here = here + 1 if here + 1 < track_len else 0
+            steps += 1
+            other = occ[here]
+            if other < 0:
+                out.append((steps, here, passed))
+                continue
+            other_code = locs[other]
+            if other_code == FRESH or (always and other_code == self.start[other]):
+                return out
+            out.append((steps, here, (*passed, other) if seven else (other,)))
+            if seven:
+                passed = (*passed, other)
+
+    def backward(self, peg: int) -> tuple[int, Victims] | None:
+        """The end of ``peg`` moving 4 backward (never into home), or None if blocked."""
+        code = self.locs[peg]
+        if code == KENNEL or code >= self.track_len:
+            return None
+        here = self.start[peg] if code == FRESH else code
+        other = -1
+        for _ in range(BACKWARD_STEPS):
+            here = here - 1 if here > 0 else self.track_len - 1
+            other = self.occ[here]
+            if other >= 0 and self.protected(other):
+                return None
+        return here, ((other,) if other >= 0 else ())
+
+    # -- changing ---------------------------------------------------------------------------
+
+    def knock(self, victims: Victims) -> tuple[tuple[int, int], ...]:
+        """Send ``victims`` to their kennels; returns their ``(player, code)`` before."""
+        knocked = []
+        for victim in victims:
+            knocked.append((self.owner[victim], self.locs[victim]))
+            self.occ[self.field(victim)] = -1
+            self.locs[victim] = KENNEL
+        return tuple(knocked)
+
+    def put(self, peg: int, code: int) -> None:
+        """Move ``peg`` to ``code`` (the target must be free)."""
+        self.lift(peg)
+        self.locs[peg] = code
+        if code >= self.track_len:
+            self.home[self.owner[peg]] |= 1 << (code - self.track_len)
+        elif code != KENNEL:
+            self.occ[self.start[peg] if code == FRESH else code] = peg
+
+    def lift(self, peg: int) -> None:
+        """Take ``peg`` off its field (its code is left as it was)."""
+        code = self.locs[peg]
+        if code >= self.track_len:
+            self.home[self.owner[peg]] &= ~(1 << (code - self.track_len))
+        elif code != KENNEL:
+            self.occ[self.start[peg] if code == FRESH else code] = -1
+
+    def step(self, peg: int, code: int, victims: Victims) -> RawPart:
+        """Knock out ``victims`` and move ``peg`` to ``code``; returns the part done."""
+        origin = self.locs[peg]
+        knocked = self.knock(victims)
+        self.put(peg, code)
+        return RawPart(self.owner[peg], origin, code, knocked)
+
+    def undo(self, peg: int, part: RawPart, victims: Victims) -> None:
+        """Undo :meth:`step`."""
+        self.put(peg, part.origin)
+        for victim, (_, code) in zip(victims, part.knocked, strict=True):
+            self.put(victim, code)
+
+
+# -- the cards ------------------------------------------------------------------------------
+
+Found = dict[State, Move]
+
+
+def _single(work: Work, card: Card, found: Found) -> None:
+    """Start moves (A, K), forward moves of one peg and the 4 backward."""
+    player = work.controlled()
+    if player is None:
+        return
+    pegs = work.pegs_of(player)
+    if card.starts:
+        _start(work, player, card, found)
+    for steps in card.forward_steps:
+        for peg in _distinct(work, pegs):
+            for moved, code, victims in work.forward(peg, steps, seven=False):
+                if moved == steps:
+                    _record(work, found, card, peg, code, victims)
+    if card is Card.FOUR:
+        for peg in _distinct(work, pegs):
+            back = work.backward(peg)
+            if back is not None:
+                _record(work, found, card, peg, back[0], back[1], backward=True)
+
+
+def _distinct(work: Work, pegs: range) -> Iterator[int]:
+    """The pegs of ``pegs`` off the kennel, one per distinct location."""
+    seen: set[int] = set()
+    for peg in pegs:
+        code = work.locs[peg]
+        if code != KENNEL and code not in seen:
+            seen.add(code)
+            yield peg
+
+
+def _start(work: Work, player: int, card: Card, found: Found) -> None:
+    kennel = [peg for peg in work.pegs_of(player) if work.locs[peg] == KENNEL]
+    if not kennel:
+        return
+    start = work.position.layout.starts[player]
+    other = work.occ[start]
+    if other >= 0 and work.protected(other):
+        return
+    _record(work, found, card, kennel[0], FRESH, (other,) if other >= 0 else ())
+
+
+def _record(
+    work: Work,
+    found: Found,
+    card: Card,
+    peg: int,
+    code: int,
+    victims: Victims,
+    backward: bool = False,
+) -> None:
+    part = work.step(peg, code, victims)
+    state = work.state()
+    if state not in found:
+        result = Position(work.position.layout, state, work.position.turn)
+        found[state] = Move(card, card, (part,), result, backward)
+    work.undo(peg, part, victims)
+
+
+def _seven(work: Work, found: Found) -> None:
+    """Every result of every split of the 7 in every order (RULES.md section 5)."""
+    position = work.position
+    layout = position.layout
+    mover = position.turn
+    own = work.pegs_of(mover)
+    partner = layout.partners[mover]
+    partner_pegs = work.pegs_of(partner) if partner is not None else range(0)
+    locs = work.locs
+    track_len = work.track_len
+    seen: set[tuple[int, int, tuple[int, ...]]] = set()
+    finals: set[tuple[int, ...]] = set()
+    done: list[RawPart] = []
+
+    def search(points: int, moved: int) -> None:
+        snapshot = tuple(locs)
+        if points == 0:
+            if snapshot not in finals:
+                finals.add(snapshot)
+                state = work.state()
+                if state not in found:
+                    result = Position(layout, state, position.turn)
+                    found[state] = Move(Card.SEVEN, Card.SEVEN, tuple(done), result)
+            return
+        key = (points, moved, snapshot)
+        if key in seen:
+            return
+        seen.add(key)
+        pegs = own if any(locs[peg] < track_len for peg in own) else partner_pegs
+        for peg in pegs:
+            if moved >> peg & 1 or locs[peg] == KENNEL:
+                continue
+            for steps, code, victims in work.forward(peg, points, seven=True):
+                part = work.step(peg, code, victims)
+                done.append(part)
+                search(points - steps, moved | 1 << peg)
+                done.pop()
+                work.undo(peg, part, victims)
+
+    search(SEVEN_POINTS, 0)
+
+
+def _jack(work: Work, found: Found) -> None:
+    """Every swap, or the Jack without effect (RULES.md section 6)."""
+    player = work.controlled()
+    if player is None:
+        return
+    position = work.position
+    locs = work.locs
+    owner = work.owner
+    mine = [peg for peg in _distinct(work, work.pegs_of(player))
+            if 0 <= locs[peg] < work.track_len and not work.protected(peg)]
+    others = [peg for peg, code in enumerate(locs)
+              if owner[peg] != player and 0 <= code < work.track_len and not work.protected(peg)]
+    for peg in mine:
+        for other in others:
+            origin, target = locs[peg], locs[other]
+            work.put(peg, target)
+            work.put(other, origin)
+            state = work.state()
+            if state not in found:
+                raw = (RawPart(player, origin, target, (), owner[other]),)
+                found[state] = Move(Card.JACK, Card.JACK, raw, Position(
+                    position.layout, state, position.turn))
+            work.put(other, target)
+            work.put(peg, origin)
+    if not found and not others:
+        found[position.codes] = Move(Card.JACK, Card.JACK, (), position)
+
+
+def _generate(position: Position, card: Card) -> list[Move]:
+    """The legal moves of a concrete card (not the Joker), cached on the position."""
+    cache = position.cache
+    if cache is None:
+        cache = position.cache = {}
+    moves: list[Move] | None = cache.get(card)
+    if moves is None:
+        work = Work(position)
+        found: Found = {}
+        if card is Card.SEVEN:
+            _seven(work, found)
+        elif card is Card.JACK:
+            _jack(work, found)
+        else:
+            _single(work, card, found)
+        moves = cache[card] = list(found.values())
+    return moves
+
+
+def legal_moves(position: Position, card: Card) -> list[Move]:
+    """Every legal move of ``card`` for the player to move, one per distinct result.
+
+    A Joker lists the moves of every other card (labelled ``JOKER as …``). An empty list means
+    the card cannot be played. Every ``move.result`` keeps the turn of ``position``.
+    """
+    if card is not Card.JOKER:
+        return list(_generate(position, card))
+    seen: set[State] = set()
+    moves: list[Move] = []
+    for concrete in CONCRETE_CARDS:
+        for move in _generate(position, concrete):
+            state = move.result.codes
+            if state not in seen:
+                seen.add(state)
+                moves.append(move.as_joker())
+    return moves
+
+
+def legal_moves_by_card(position: Position, cards: Sequence[Card]) -> dict[Card, list[Move]]:
+    """The legal moves of each distinct card of a hand (work is shared between the cards)."""
+    return {card: legal_moves(position, card) for card in dict.fromkeys(cards)}
+
+
+def playable(position: Position, card: Card) -> bool:
+    """Whether ``card`` has at least one legal move."""
+    if card is Card.JOKER:
+        return any(_generate(position, concrete) for concrete in CONCRETE_CARDS)
+    return bool(_generate(position, card))
+
+
