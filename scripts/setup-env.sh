@@ -47,7 +47,7 @@ setup_env() {
   if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     echo "Installing Dog Companion into $venv (first run takes a minute) …"
     "$venv/bin/python" -m pip install -q --disable-pip-version-check --upgrade pip
-    "$venv/bin/python" -m pip install -q --disable-pip-version-check -e ".[${wanted}]"
+    "$venv/bin/python" -m pip install -q --disable-pip-version-check -e ".${wanted:+[$wanted]}"
     echo "$want" > "$stamp"
   fi
 }
