@@ -213,7 +213,7 @@ def import_library(module: str, install_hint: str) -> ModuleType:
         raise LedBackendError(f"the Python module {module!r} is missing: {install_hint}") from err
 
 
-def read_pi_model(path: Path = MODEL_PATH) -> str:
+def read_pi_model(path: Path) -> str:
     """The board's model string (e.g. "Raspberry Pi 4 Model B Rev 1.4"), "" if not a Pi."""
     try:
         return path.read_bytes().rstrip(b"\x00\n").decode("ascii", "replace")
@@ -260,7 +260,7 @@ def open_strip(
     config: LedConfig | None = None,
     *,
     led_count: int | None = None,
-    model_path: Path = MODEL_PATH,
+    model_path: Path | None = None,
 ) -> LedStrip:
     """Open the strip `config` asks for (default: from the environment) with `led_count` LEDs.
 
@@ -271,7 +271,7 @@ def open_strip(
     config = LedConfig.from_env() if config is None else config
     if led_count is not None:
         config = config.with_count(led_count)
-    model = read_pi_model(model_path)
+    model = read_pi_model(MODEL_PATH if model_path is None else model_path)
     backend, reason = choose_backend(config, model)
     try:
         strip = _construct(backend, config, model)
