@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib.machinery
 import types
-from typing import Any
+from typing import Any, ClassVar
 
 WS2811_STRIP_RGB = 0x00100800
 WS2811_STRIP_GRB = 0x00081000
@@ -13,7 +13,7 @@ WS2811_STRIP_GRB = 0x00081000
 class FakePixelStrip:
     """Records what rpi_ws281x's PixelStrip would have been asked to do."""
 
-    instances: list[FakePixelStrip] = []
+    instances: ClassVar[list[FakePixelStrip]] = []
 
     def __init__(self, num: int, pin: int, freq_hz: int = 800_000, dma: int = 10,
                  invert: bool = False, brightness: int = 255, channel: int = 0,
@@ -28,7 +28,7 @@ class FakePixelStrip:
     def begin(self) -> None:
         self.began = True
 
-    def setPixelColor(self, n: int, color: int) -> None:  # noqa: N802 - the library's name
+    def setPixelColor(self, n: int, color: int) -> None:
         self.pixels[n] = color
 
     def show(self) -> None:
@@ -51,7 +51,7 @@ def fake_rpi_ws281x() -> types.ModuleType:
 class FakePi5Neo:
     """Records what pi5neo's Pi5Neo (1.1 signature) would have been asked to do."""
 
-    instances: list[FakePi5Neo] = []
+    instances: ClassVar[list[FakePi5Neo]] = []
 
     def __init__(self, spi_device: str = "/dev/spidev0.0", num_leds: int = 10,
                  max_brightness: int = 100, spi_speed_khz: int = 800, pixel_type: Any = None,
