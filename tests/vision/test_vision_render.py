@@ -1,0 +1,155 @@
+"""Synthetic frames: size, determinism, markers a real detector finds, occlusion, marbles."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from hw import load_profile
+from vision.render import (
+    COLOURS,
+    RenderConditions,
+    Rendered,
+    random_conditions,
+    render,
+    start_occupancy,
+)
+from vision.render_camera import apply_homography
+
+SMALL = RenderConditions(width=640, height=480)
+
+
+@pytest.fixture(scope="module")
+def brandi4():
+    return load_profile("brandi-4")
+
+
+@pytest.fixture(scope="module")
+def brandi6():
+    return load_profile("brandi-6")
+
+
+def detect_markers(image: np.ndarray) -> dict[int, np.ndarray]:
+    """Centre pixel of every DICT_4X4_50 marker an ArucoDetector finds."""
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    detector = cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters())
+    corners, ids, _ = detector.detectMarkers(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    if ids is None:
+        return {}
+    return {int(i): c.reshape(4, 2).mean(axis=0) for i, c in zip(ids.ravel(), corners, strict=True)}
+
+
+def expected_centres(profile, rendered: Rendered) -> dict[int, np.ndarray]:
+    points = np.array([(m.x, m.y) for m in profile.markers])
+    mapped = apply_homography(rendered.homography, points)
+    return {m.id: p for m, p in zip(profile.markers, mapped, strict=True)}
+
+
+def hole_pixels(rendered: Rendered, profile, hole_id: str, radius_mm: float) -> np.ndarray:
+    """The BGR pixels inside one hole's circle."""
+    hole = profile.hole(hole_id)
+    mask = np.zeros(rendered.image.shape[:2], np.uint8)
+    ring = [(hole.x + radius_mm * np.cos(t), hole.y + radius_mm * np.sin(t))
+            for t in np.linspace(0, 2 * np.pi, 24, endpoint=False)]
+    outline = np.round(apply_homography(rendered.homography, np.array(ring))).astype(np.int32)
+    cv2.fillPoly(mask, [outline], 255)
+    return rendered.image[mask > 0].astype(np.float32)
+
+
+def test_default_frame_is_a_1280_by_960_bgr_image(brandi4):
+    rendered = render(brandi4, {})
+    assert rendered.image.shape == (960, 1280, 3)
+    assert rendered.image.dtype == np.uint8
+    assert rendered.homography.shape == (3, 3)
+    assert rendered.occluded == frozenset()
+
+
+def test_same_seed_same_frame_other_seed_other_frame(brandi4):
+    cond = _small(random_conditions(np.random.default_rng(3), hands=True))
+    occupancy = start_occupancy(brandi4)
+    first = render(brandi4, occupancy, cond, seed=5)
+    again = render(brandi4, occupancy, cond, seed=5)
+    other = render(brandi4, occupancy, cond, seed=6)
+    assert np.array_equal(first.image, again.image)
+    assert first.occluded == again.occluded
+    assert not np.array_equal(first.image, other.image)
+
+
+@pytest.mark.parametrize("material", ["wood", "aluminium"])
+@pytest.mark.parametrize("name", ["brandi-4", "brandi-6"])
+def test_markers_found_where_the_homography_puts_them(name, material):
+    profile = load_profile(name)
+    rendered = render(profile, start_occupancy(profile), RenderConditions(material=material))
+    found = detect_markers(rendered.image)
+    expected = expected_centres(profile, rendered)
+    assert set(found) == set(expected)
+    for marker_id, centre in expected.items():
+        assert np.linalg.norm(found[marker_id] - centre) < 2.0
+
+
+def test_markers_found_under_most_random_conditions(brandi4, brandi6):
+    rng = np.random.default_rng(11)
+    found_total, expected_total, worst = 0, 0, 0.0
+    for case in range(16):
+        profile = brandi6 if case % 4 == 0 else brandi4
+        rendered = render(profile, start_occupancy(profile), random_conditions(rng, hands=False),
+                          seed=case)
+        found, expected = detect_markers(rendered.image), expected_centres(profile, rendered)
+        found_total += len(set(found) & set(expected))
+        expected_total += len(expected)
+        worst = max([worst, *(np.linalg.norm(found[i] - expected[i]) for i in found
+                              if i in expected)])
+    assert found_total >= 0.9 * expected_total
+    assert worst < 3.0
+
+
+def test_occluded_lists_holes_only_when_hands_are_over_the_board(brandi4):
+    rng = np.random.default_rng(2)
+    occupancy = start_occupancy(brandi4)
+    for seed in range(4):
+        with_hands = random_conditions(rng, hands=True)
+        without = random_conditions(rng, hands=False)
+        assert render(brandi4, occupancy, _small(with_hands), seed=seed).occluded
+        assert render(brandi4, occupancy, _small(without), seed=seed).occluded == frozenset()
+
+
+def test_occluded_holes_really_change_under_the_hand(brandi4):
+    cond = RenderConditions(hands=1)
+    covered = render(brandi4, {}, cond, seed=4)
+    bare = render(brandi4, {}, RenderConditions(), seed=4)
+    visible_ids = {hole.id for hole in brandi4.holes} - covered.occluded
+    for hole_id in visible_ids:
+        bare_px = hole_pixels(bare, brandi4, hole_id, 5.0)
+        covered_px = hole_pixels(covered, brandi4, hole_id, 5.0)
+        assert np.abs(bare_px.mean(axis=0) - covered_px.mean(axis=0)).max() < 60, hole_id
+
+
+@pytest.mark.parametrize("colour", COLOURS)
+def test_a_marble_looks_different_from_an_empty_hole(brandi6, colour):
+    empty = render(brandi6, {}, SMALL)
+    full = render(brandi6, {"T5": colour}, SMALL)
+    empty_px = hole_pixels(empty, brandi6, "T5", 5.0)
+    full_px = hole_pixels(full, brandi6, "T5", 5.0)
+    assert np.abs(full_px.mean(axis=0) - empty_px.mean(axis=0)).max() > 40
+    elsewhere = hole_pixels(full, brandi6, "T9", 5.0)
+    assert np.array_equal(elsewhere, hole_pixels(empty, brandi6, "T9", 5.0))
+
+
+def test_start_occupancy_fills_each_kennel_with_its_seat_colour(brandi4):
+    occupancy = start_occupancy(brandi4)
+    assert set(occupancy) == {hole.id for hole in brandi4.holes}
+    assert occupancy["K2.3"] == "green"
+    assert occupancy["T0"] is None and occupancy["H1.0"] is None
+    assert start_occupancy(brandi4, ["white"] * 4)["K0.0"] == "white"
+
+
+def test_bad_occupancy_is_rejected_by_name(brandi4):
+    with pytest.raises(ValueError, match="T99"):
+        render(brandi4, {"T99": "red"}, SMALL)
+    with pytest.raises(ValueError, match="purple"):
+        render(brandi4, {"T1": "purple"}, SMALL)
+
+
+def _small(cond: RenderConditions) -> RenderConditions:
+    return RenderConditions(**{**cond.__dict__, "width": 640, "height": 480})

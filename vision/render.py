@@ -1,0 +1,278 @@
+"""Photo-like synthetic camera frames of a Dog board, for tests, benchmarks and the simulator.
+
+    cond = RenderConditions(tilt_deg=12, light_level=0.5, hands=1)
+    r = render(load_profile("brandi-4"), {"T3": "red", "K0.0": "red"}, cond, seed=7)
+    r.image       # uint8 BGR photo, r.homography maps board mm -> pixels, r.occluded hidden holes
+
+The board is drawn top-down at a fixed scale (cached per profile, material and texture variant),
+marbles are added, one perspective warp puts it under a pinhole camera, then hands and cards,
+room light, white balance, blur, sensor noise and JPEG follow. A seed fixes every random detail.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from vision.render_board import MATERIALS, board_canvas, smooth_noise
+from vision.render_camera import Camera, pose_camera
+from vision.render_hands import draw_card, draw_hand, occluded_holes
+from vision.render_light import Glare, Lighting, develop, expose, light_field
+from vision.render_marbles import MARBLE_BGR, MARBLE_CENTRE_HEIGHT_MM, draw_marble, light_vector
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
+
+    from hw import BoardProfile
+
+COLOURS = tuple(MARBLE_BGR)
+BOARD_VARIANTS = 8
+_TABLE_BGR = ((38, 56, 84), (84, 86, 92), (150, 156, 160), (52, 78, 58), (30, 34, 40))
+
+
+@dataclass(frozen=True)
+class RenderConditions:
+    """How one frame is shot. The defaults are a clean, well-lit, top-down wooden board.
+
+    Image: `width` x `height` pixels. Board: `material` ("wood" or "aluminium") and
+    `board_variant` (0…7, which piece of wood or metal: grain, tone, table under it).
+    Camera: `camera_height_mm` above the board, `tilt_deg` away from looking straight down,
+    `yaw_deg` turn about the vertical, its axis aimed at `aim_offset_mm` from the board centre,
+    zoomed so the board spans `board_fill` of the frame's shorter side.
+    Light: `light_level` exposure (0.35 dim evening … 1.3 bright, clipping), lamp colour
+    `color_temperature_k` (2700…6500 K, seen through a camera balanced for 5000 K), lamp
+    direction `light_azimuth_deg` / `light_elevation_deg` (board axes; moves highlights and
+    shadows), `gradient` relative brightness change centre→edge along `gradient_angle_deg`,
+    a soft shadow of `shadow_depth` (0 none) over the side of a line at `shadow_offset_mm` from
+    the centre facing `shadow_angle_deg`, softened over `shadow_softness_mm`, lens `vignetting`.
+    Glare: `board_glare_spots` lamp reflections on the board surface; `glare_strength` scales
+    them and the marbles' highlights. Marbles: each sits up to `marble_offset_mm` off its hole's
+    centre. Sensor: Gaussian `noise_sigma` (8-bit levels at full light, grows in dim light),
+    `blur_sigma` (px), `jpeg_quality` (None: no compression). Occluders: `hands` arms reaching
+    over the board, `cards` playing cards lying on it.
+    """
+
+    width: int = 1280
+    height: int = 960
+    material: str = "wood"
+    board_variant: int = 0
+    camera_height_mm: float = 750.0
+    tilt_deg: float = 0.0
+    yaw_deg: float = 0.0
+    aim_offset_mm: tuple[float, float] = (0.0, 0.0)
+    board_fill: float = 0.9
+    light_level: float = 1.0
+    color_temperature_k: float = 5000.0
+    light_azimuth_deg: float = 120.0
+    light_elevation_deg: float = 65.0
+    gradient: float = 0.0
+    gradient_angle_deg: float = 0.0
+    shadow_depth: float = 0.0
+    shadow_angle_deg: float = 0.0
+    shadow_offset_mm: float = 0.0
+    shadow_softness_mm: float = 60.0
+    vignetting: float = 0.0
+    board_glare_spots: int = 0
+    glare_strength: float = 1.0
+    marble_offset_mm: float = 0.0
+    noise_sigma: float = 0.0
+    blur_sigma: float = 0.0
+    jpeg_quality: int | None = None
+    hands: int = 0
+    cards: int = 0
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """One synthetic frame: BGR `image`, `occluded` hole ids, board-mm→pixel `homography`."""
+
+    image: np.ndarray
+    occluded: frozenset[str]
+    homography: np.ndarray
+
+
+def render(profile: BoardProfile, occupancy: Mapping[str, str | None],
+           cond: RenderConditions | None = None, seed: int = 0) -> Rendered:
+    """A camera frame of `profile` with marbles of `occupancy` (hole id → colour or None)."""
+    cond = cond or RenderConditions()
+    _check_occupancy(profile, occupancy)
+    rng = np.random.default_rng(seed)
+    camera = pose_camera(profile.board_mm, (cond.width, cond.height),
+                         height_mm=cond.camera_height_mm, tilt_deg=cond.tilt_deg,
+                         yaw_deg=cond.yaw_deg, aim_mm=cond.aim_offset_mm,
+                         board_fill=cond.board_fill)
+    scale = _canvas_scale(profile, cond)
+    canvas = board_canvas(profile, cond.material, cond.board_variant % BOARD_VARIANTS, scale)
+    board = canvas.image.copy()
+    _place_marbles(board, canvas.to_canvas, scale, profile, occupancy, camera, cond, rng)
+    frame = _table(cond.width, cond.height, cond.board_variant).copy()
+    _shade_table_under_board(frame, camera, profile, cond)
+    to_image = camera.homography @ np.linalg.inv(canvas.from_board)
+    cv2.warpPerspective(board, to_image, (cond.width, cond.height), dst=frame,
+                        flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
+    coverage = _draw_occluders(frame, camera, profile, cond, rng)
+    occluded = _occluded(coverage, camera, profile)
+    lighting = _lighting(cond, profile, rng)
+    gain, glare = light_field(lighting, np.linalg.inv(camera.homography),
+                              max(profile.board_mm) / 2, (cond.width, cond.height))
+    sensor = expose(frame, lighting, gain, glare)
+    image = develop(sensor, rng, noise_sigma=cond.noise_sigma, level=cond.light_level,
+                    blur_sigma=cond.blur_sigma, jpeg_quality=cond.jpeg_quality)
+    return Rendered(image=image, occluded=frozenset(occluded), homography=camera.homography)
+
+
+def start_occupancy(profile: BoardProfile,
+                    colors: Sequence[str] | None = None) -> dict[str, str | None]:
+    """Every hole of the board: kennels full with their seat's colour, track and home empty."""
+    colors = tuple(colors) if colors is not None else profile.default_colors
+    return {hole.id: colors[hole.seat] if hole.kind == "kennel" and hole.seat is not None
+            else None for hole in profile.holes}
+
+
+def random_conditions(rng: np.random.Generator, *, hands: bool | None = None) -> RenderConditions:
+    """Conditions drawn from the full range a real table sees.
+
+    `hands=True` puts at least one hand or card over the board, `False` none, `None` leaves it to
+    chance (about a third of the frames).
+    """
+    with_hands = bool(rng.random() < 0.35) if hands is None else hands
+    hand_count = int(rng.integers(1, 3)) if with_hands else 0
+    card_count = int(rng.random() < 0.3) if with_hands else 0
+    shadow = rng.random() < 0.4
+    return RenderConditions(
+        material=MATERIALS[int(rng.random() < 0.4)],
+        board_variant=int(rng.integers(BOARD_VARIANTS)),
+        camera_height_mm=float(rng.uniform(600, 900)),
+        tilt_deg=float(20 * rng.random() ** 1.5),
+        yaw_deg=float(rng.uniform(0, 360)),
+        aim_offset_mm=(float(rng.uniform(-25, 25)), float(rng.uniform(-25, 25))),
+        board_fill=float(rng.uniform(0.78, 0.96)),
+        light_level=float(np.exp(rng.uniform(np.log(0.35), np.log(1.3)))),
+        color_temperature_k=float(rng.uniform(2700, 6500)),
+        light_azimuth_deg=float(rng.uniform(0, 360)),
+        light_elevation_deg=float(rng.uniform(35, 85)),
+        gradient=float(rng.uniform(0, 0.35)),
+        gradient_angle_deg=float(rng.uniform(0, 360)),
+        shadow_depth=float(rng.uniform(0.2, 0.55)) if shadow else 0.0,
+        shadow_angle_deg=float(rng.uniform(0, 360)),
+        shadow_offset_mm=float(rng.uniform(-150, 150)),
+        shadow_softness_mm=float(rng.uniform(15, 120)),
+        vignetting=float(rng.uniform(0, 0.3)),
+        board_glare_spots=int(rng.integers(0, 4)),
+        glare_strength=float(rng.uniform(0.6, 1.4)),
+        marble_offset_mm=float(rng.uniform(0, 3)),
+        noise_sigma=float(rng.uniform(0.5, 5)),
+        blur_sigma=float(rng.uniform(0, 1.3)),
+        jpeg_quality=int(rng.integers(45, 96)) if rng.random() < 0.7 else None,
+        hands=hand_count,
+        cards=card_count,
+    )
+
+
+def _check_occupancy(profile: BoardProfile, occupancy: Mapping[str, str | None]) -> None:
+    known = {hole.id for hole in profile.holes}
+    for hole_id, colour in occupancy.items():
+        if hole_id not in known:
+            raise ValueError(f"occupancy: board {profile.name!r} has no hole {hole_id!r}")
+        if colour is not None and colour not in MARBLE_BGR:
+            raise ValueError(f"occupancy[{hole_id!r}]: unknown colour {colour!r} "
+                             f"(known: {', '.join(COLOURS)})")
+
+
+def _canvas_scale(profile: BoardProfile, cond: RenderConditions) -> float:
+    """Canvas pixels per mm: a little finer than the finest the camera can see of the board."""
+    finest = 1.35 * min(cond.width, cond.height) / max(profile.board_mm)
+    return round(finest * 20) / 20
+
+
+def _place_marbles(board: np.ndarray, to_canvas: Callable[[np.ndarray], np.ndarray],
+                   scale: float, profile: BoardProfile,
+                   occupancy: Mapping[str, str | None], camera: Camera,
+                   cond: RenderConditions, rng: np.random.Generator) -> None:
+    """Draw every marble where the camera sees it, nudged off its hole's centre, in place."""
+    placed = [(profile.hole(hole_id), colour) for hole_id, colour in occupancy.items() if colour]
+    if not placed:
+        return
+    centres = np.array([(hole.x, hole.y) for hole, _ in placed])
+    angle = rng.uniform(0, 2 * np.pi, len(placed))
+    reach = cond.marble_offset_mm * np.sqrt(rng.random(len(placed)))
+    centres += np.c_[np.cos(angle), np.sin(angle)] * reach[:, None]
+    seen = to_canvas(camera.project_raised(centres, MARBLE_CENTRE_HEIGHT_MM))
+    light = light_vector(cond.light_azimuth_deg, cond.light_elevation_deg)
+    drop = -light[:2] / max(light[2], 0.2) * MARBLE_CENTRE_HEIGHT_MM * scale
+    shadow_offset = np.array([drop[0], -drop[1]])
+    radius = round(profile.marble_diameter_mm / 2 * scale * 4) / 4
+    lamp = (round(cond.light_azimuth_deg) % 360, round(cond.light_elevation_deg))
+    glare = round(cond.glare_strength, 1)
+    for (_, colour), centre in zip(placed, seen, strict=True):
+        draw_marble(board, centre, colour, radius, lamp, glare, shadow_offset)
+
+
+@lru_cache(maxsize=8)
+def _table(width: int, height: int, variant: int) -> np.ndarray:
+    """The table around the board: a plain surface with a little texture."""
+    rng = np.random.default_rng([variant, 99])
+    colour = np.array(_TABLE_BGR[variant % len(_TABLE_BGR)], np.float32)
+    shade = 1 + 0.08 * smooth_noise(rng, (height, width), (4, 5))
+    grain = 3 * smooth_noise(rng, (height, width), (height // 3, width // 12))
+    table = np.clip(colour * shade[..., None] + grain[..., None], 0, 255).astype(np.uint8)
+    table.flags.writeable = False
+    return table
+
+
+def _shade_table_under_board(frame: np.ndarray, camera: Camera, profile: BoardProfile,
+                             cond: RenderConditions) -> None:
+    """A soft contact shadow of the board on the table, in place."""
+    half_w, half_h = (v / 2 + 6 for v in profile.board_mm)
+    corners = np.array([[-half_w, -half_h], [half_w, -half_h], [half_w, half_h], [-half_w, half_h]])
+    light = light_vector(cond.light_azimuth_deg, cond.light_elevation_deg)
+    shifted = corners - light[:2] / max(light[2], 0.2) * 15
+    small = np.zeros((cond.height // 4, cond.width // 4), np.float32)
+    cv2.fillConvexPoly(small, np.round(camera.project(shifted) / 4).astype(np.int32), 1.0)
+    small = cv2.GaussianBlur(small, (0, 0), 3)
+    shadow = cv2.resize(small, (cond.width, cond.height), interpolation=cv2.INTER_LINEAR)
+    frame[:] = (frame * (1 - 0.55 * shadow[..., None])).astype(np.uint8)
+
+
+def _draw_occluders(frame: np.ndarray, camera: Camera, profile: BoardProfile,
+                    cond: RenderConditions, rng: np.random.Generator) -> np.ndarray:
+    """Cards lying on the board, then hands over it; their joint coverage mask."""
+    coverage = np.zeros(frame.shape[:2], np.float32)
+    half = np.array(profile.board_mm) / 2
+    light = light_vector(cond.light_azimuth_deg, cond.light_elevation_deg)
+    for _ in range(cond.cards):
+        centre = rng.uniform(-0.8, 0.8, 2) * half
+        np.maximum(coverage, draw_card(frame, camera, centre, rng.uniform(0, 360), rng),
+                   out=coverage)
+    for _ in range(cond.hands):
+        hole = profile.holes[int(rng.integers(len(profile.holes)))]
+        target = np.array([hole.x, hole.y]) + rng.normal(0, 3, 2)
+        np.maximum(coverage, draw_hand(frame, camera, target, rng, light), out=coverage)
+    return coverage
+
+
+def _occluded(coverage: np.ndarray, camera: Camera, profile: BoardProfile) -> set[str]:
+    if not coverage.any():
+        return set()
+    ids = [hole.id for hole in profile.holes]
+    centres = np.array([(hole.x, hole.y) for hole in profile.holes])
+    radius = max(profile.hole_diameter_mm, profile.marble_diameter_mm) / 2 + 1
+    return occluded_holes(coverage, camera, ids, centres, radius)
+
+
+def _lighting(cond: RenderConditions, profile: BoardProfile,
+              rng: np.random.Generator) -> Lighting:
+    half = np.array(profile.board_mm) / 2
+    spots = tuple(Glare(*(rng.uniform(-0.9, 0.9, 2) * half), radius_mm=float(rng.uniform(12, 45)),
+                        strength=110 * cond.glare_strength)
+                  for _ in range(cond.board_glare_spots))
+    return Lighting(level=cond.light_level, kelvin=cond.color_temperature_k,
+                    gradient=cond.gradient, gradient_angle_deg=cond.gradient_angle_deg,
+                    shadow_depth=cond.shadow_depth, shadow_angle_deg=cond.shadow_angle_deg,
+                    shadow_offset_mm=cond.shadow_offset_mm,
+                    shadow_softness_mm=cond.shadow_softness_mm, vignetting=cond.vignetting,
+                    glare=spots)

@@ -1,0 +1,165 @@
+"""Things over the board: players' hands and arms, playing cards; which holes they hide."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from vision.render_camera import Camera
+
+HAND_HEIGHT_MM = 90.0  # how far above the board a hand hovers
+_SKIN_BGR = ((150, 172, 228), (120, 150, 210), (96, 128, 186), (70, 98, 150), (48, 66, 104))
+_SLEEVE_BGR = ((60, 50, 40), (150, 70, 40), (40, 40, 150), (200, 200, 200), (70, 110, 70))
+_CARD_MM = (57.0, 89.0)
+
+
+def draw_hand(image: np.ndarray, camera: Camera, target_mm: np.ndarray,
+              rng: np.random.Generator, light_dir: np.ndarray) -> np.ndarray:
+    """Draw an arm reaching in from outside the board to hover over `target_mm`, in place.
+
+    Returns the hand's coverage mask (float32, 0…1) in image pixels.
+    """
+    height, width = image.shape[:2]
+    outward = target_mm / max(np.linalg.norm(target_mm), 1.0)
+    tip = camera.project(target_mm)[0]
+    toward_player = camera.project(target_mm + outward * 10)[0] - tip
+    along = toward_player / max(np.linalg.norm(toward_player), 1e-6)
+    scale = camera.pixels_per_mm(tuple(target_mm)) * camera.position[2] / (
+        camera.position[2] - HAND_HEIGHT_MM)
+    skin = np.zeros((height, width), np.uint8)
+    sleeve = np.zeros((height, width), np.uint8)
+    _hand_shape(skin, tip, along, scale, rng)
+    wrist = tip + along * 150 * scale
+    far = tip + along * 2.5 * (width + height)
+    _capsule(skin, wrist - along * 40 * scale, wrist + along * 170 * scale, 62 * scale)
+    _capsule(sleeve, wrist + along * 150 * scale, far, 105 * scale)
+    skin[sleeve > 0] = 0
+    coverage = _soften(np.maximum(skin, sleeve))
+    _cast_shadow(image, coverage, camera, light_dir, scale)
+    tone = np.array(_SKIN_BGR[rng.integers(len(_SKIN_BGR))], np.float32)
+    cloth = np.array(_SLEEVE_BGR[rng.integers(len(_SLEEVE_BGR))], np.float32)
+    _paint_rounded(image, skin, tone * rng.uniform(0.9, 1.08), 14 * scale)
+    _paint_rounded(image, sleeve, cloth, 40 * scale)
+    return coverage
+
+
+def _hand_shape(mask: np.ndarray, tip: np.ndarray, along: np.ndarray, scale: float,
+                rng: np.random.Generator) -> None:
+    """Palm, thumb and fingers; a pointing hand stretches only its index finger."""
+    across = np.array([-along[1], along[0]]) * rng.choice([-1.0, 1.0])
+    palm = tip + along * 95 * scale
+    angle = math.degrees(math.atan2(along[1], along[0]))
+    axes = (round(52 * scale), round(44 * scale))
+    cv2.ellipse(mask, _pt(palm), axes, angle, 0, 360, 255, -1, cv2.LINE_AA)
+    pointing = rng.random() < 0.5
+    for finger in range(4):
+        offset = (finger - 1.5) * 19 * scale
+        length = (80 if finger == 1 or not pointing else 32) * scale * rng.uniform(0.85, 1.1)
+        spread = np.radians((finger - 1.5) * rng.uniform(2, 8))
+        direction = _rotate(-along, spread)
+        base = palm + across * offset - along * 30 * scale
+        _capsule(mask, base, base + direction * length, 17 * scale)
+    thumb = palm + across * 42 * scale
+    _capsule(mask, thumb, thumb + _rotate(-along, 0.9) * 50 * scale + across * 15 * scale,
+             21 * scale)
+
+
+def draw_card(image: np.ndarray, camera: Camera, centre_mm: np.ndarray, angle_deg: float,
+              rng: np.random.Generator) -> np.ndarray:
+    """Draw a playing card lying face up on the board, in place; returns its coverage mask."""
+    card = _card_face(rng)
+    half_w, half_h = _CARD_MM[0] / 2, _CARD_MM[1] / 2
+    a = math.radians(angle_deg)
+    rotation = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    corners = np.array([[-half_w, half_h], [half_w, half_h], [half_w, -half_h],
+                        [-half_w, -half_h]]) @ rotation.T + centre_mm
+    raised = camera.project(camera.project_raised(corners, 0.5)).astype(np.float32)
+    h, w = card.shape[:2]
+    source = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+    to_image = cv2.getPerspectiveTransform(source, raised)
+    height, width = image.shape[:2]
+    cv2.warpPerspective(card, to_image, (width, height), dst=image, flags=cv2.INTER_LINEAR,
+                        borderMode=cv2.BORDER_TRANSPARENT)
+    mask = np.zeros((height, width), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(raised).astype(np.int32), 255, cv2.LINE_AA)
+    return mask.astype(np.float32) / 255
+
+
+def _card_face(rng: np.random.Generator) -> np.ndarray:
+    """A Dog playing card: white face, coloured frame, a big value in the middle."""
+    card = np.full((178, 114, 3), 236, np.uint8)
+    colour = tuple(int(c) for c in rng.integers(30, 200, 3))
+    cv2.rectangle(card, (6, 6), (107, 171), colour, 3, cv2.LINE_AA)
+    value = str(rng.choice(["A", "K", "Q", "J", "2", "3", "4", "5", "6", "7", "8", "9", "10"]))
+    (tw, th), _ = cv2.getTextSize(value, cv2.FONT_HERSHEY_DUPLEX, 2.0, 4)
+    cv2.putText(card, value, ((114 - tw) // 2, (178 + th) // 2), cv2.FONT_HERSHEY_DUPLEX, 2.0,
+                colour, 4, cv2.LINE_AA)
+    return card
+
+
+def occluded_holes(coverage: np.ndarray, camera: Camera, hole_ids: list[str],
+                   centres_mm: np.ndarray, radius_mm: float, threshold: float = 0.1) -> set[str]:
+    """Holes whose circle (of `radius_mm`) is covered by at least `threshold` in the image.
+
+    A circle reaching outside the image counts as covered.
+    """
+    ring = [(0.0, 0.0)] + [(f * math.cos(t), f * math.sin(t)) for f in (0.5, 1.0)
+                           for t in np.linspace(0, 2 * math.pi, 12, endpoint=False)]
+    samples = (centres_mm[:, None, :] + np.array(ring) * radius_mm).reshape(-1, 2)
+    px = np.round(camera.project(samples)).astype(np.int64)
+    height, width = coverage.shape
+    inside = (px[:, 0] >= 0) & (px[:, 0] < width) & (px[:, 1] >= 0) & (px[:, 1] < height)
+    covered = np.ones(len(px), bool)
+    covered[inside] = coverage[px[inside, 1], px[inside, 0]] > 0.05
+    share = covered.reshape(len(hole_ids), len(ring)).mean(axis=1)
+    return {hole for hole, s in zip(hole_ids, share, strict=True) if s >= threshold}
+
+
+def _capsule(mask: np.ndarray, start: np.ndarray, end: np.ndarray, width: float) -> None:
+    """A thick line with round ends."""
+    cv2.line(mask, _pt(start), _pt(end), 255, max(1, round(width)), cv2.LINE_AA)
+
+
+def _soften(mask: np.ndarray) -> np.ndarray:
+    return cv2.GaussianBlur(mask, (0, 0), 1.0).astype(np.float32) / 255
+
+
+def _paint_rounded(image: np.ndarray, mask: np.ndarray, colour: np.ndarray,
+                   roundness_px: float) -> None:
+    """Fill `mask` with `colour`, darker toward its outline as on a rounded limb, in place."""
+    if not mask.any():
+        return
+    inside = cv2.distanceTransform((mask > 127).astype(np.uint8), cv2.DIST_L2, 3)
+    shade = 0.5 + 0.55 * np.sqrt(np.clip(inside / max(roundness_px, 1.0), 0, 1))
+    coverage = _soften(mask)[..., None]
+    ys, xs = np.nonzero(coverage[..., 0])
+    window = (slice(ys.min(), ys.max() + 1), slice(xs.min(), xs.max() + 1))
+    painted = colour * shade[window][..., None]
+    a = coverage[window]
+    image[window] = np.clip(image[window] * (1 - a) + painted * a, 0, 255).astype(np.uint8)
+
+
+def _cast_shadow(image: np.ndarray, coverage: np.ndarray, camera: Camera,
+                 light_dir: np.ndarray, scale: float) -> None:
+    """Darken the board under a raised object: its outline shifted away from the lamp, blurred."""
+    shift_mm = -light_dir[:2] / max(light_dir[2], 0.2) * HAND_HEIGHT_MM
+    ends = camera.project(np.array([[0.0, 0.0], shift_mm]))
+    shift = ends[1] - ends[0]
+    small = cv2.resize(coverage, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+    moved = cv2.warpAffine(small, np.array([[1, 0, shift[0] / 4], [0, 1, shift[1] / 4]]),
+                           small.shape[::-1])
+    soft = cv2.GaussianBlur(moved, (0, 0), max(1.0, 6 * scale))
+    shadow = cv2.resize(soft, image.shape[1::-1], interpolation=cv2.INTER_LINEAR)
+    darken = 1 - 0.45 * shadow[..., None]
+    image[:] = (image * darken).astype(np.uint8)
+
+
+def _rotate(vector: np.ndarray, radians: float) -> np.ndarray:
+    c, s = math.cos(radians), math.sin(radians)
+    return np.array([c * vector[0] - s * vector[1], s * vector[0] + c * vector[1]])
+
+
+def _pt(point: np.ndarray) -> tuple[int, int]:
+    return round(float(point[0])), round(float(point[1]))
