@@ -1,0 +1,106 @@
+"""Pixels around each hole: where to look and what the board and the hole's content look like.
+
+For every hole the sampler takes two sets of points in board millimetres: a *disc* over the
+hole (where a marble shows) and a *ring* of board surface around it. All holes are sampled
+with one ``cv2.remap`` call, so the cost hardly depends on the camera's resolution. Marbles
+stand above the board: their disc is sampled on the plane of the marble's centre, found
+from the board homography (parallax grows toward the edge of the picture).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from hw import BoardProfile
+
+MARBLE_CENTRE_HEIGHT_MM = 3.9  # a 16 mm glass marble resting on the rim of a 14 mm hole
+DISC_RADIUS_MM = 5.0
+RING_MM = (9.5, 11.5)
+STEP_MM = 0.8
+DEFAULT_FOCAL = 0.85  # focal length / larger image side when the view is too straight to tell
+
+
+def _offsets(inner: float, outer: float) -> np.ndarray:
+    """Grid points (mm) with inner <= r <= outer around the origin."""
+    span = np.arange(-outer, outer + 1e-9, STEP_MM)
+    xx, yy = np.meshgrid(span, span)
+    r = np.hypot(xx, yy)
+    keep = (r >= inner) & (r <= outer)
+    return np.stack([xx[keep], yy[keep]], axis=1)
+
+
+DISC_OFFSETS = _offsets(0.0, DISC_RADIUS_MM)
+RING_OFFSETS = _offsets(*RING_MM)
+
+
+def raised_homography(homography: np.ndarray, image_size: tuple[int, int],
+                      height_mm: float) -> np.ndarray:
+    """Homography of the plane ``height_mm`` above the board, from the board's own.
+
+    Assumes square pixels and the principal point at the image centre; the focal length is
+    recovered from the homography when the camera is tilted enough to tell, else assumed.
+    """
+    width, height = image_size
+    centre = np.array([[1, 0, -(width - 1) / 2], [0, 1, -(height - 1) / 2], [0, 0, 1]])
+    a = centre @ homography
+    a1, a2 = a[:, 0], a[:, 1]
+    # Orthogonal, equally long rotation columns: two equations linear in 1/f^2.
+    p = np.array([a1[0] * a2[0] + a1[1] * a2[1], a1[0] ** 2 + a1[1] ** 2 - a2[0] ** 2 - a2[1] ** 2])
+    q = np.array([a1[2] * a2[2], a1[2] ** 2 - a2[2] ** 2])
+    inverse_f2 = -(p @ q) / (p @ p) if p @ p > 0 else 0.0
+    scale = max(width, height)
+    focal = DEFAULT_FOCAL * scale
+    if inverse_f2 > 0:
+        estimate = inverse_f2 ** -0.5
+        if 0.15 * scale < estimate < 5 * scale:
+            focal = estimate
+    k = np.diag([focal, focal, 1.0])
+    columns = np.linalg.solve(k, a)  # = lambda [r1 r2 t]
+    scale_factor = np.linalg.norm(columns[:, 0]) * np.sign(columns[2, 2])  # board in front
+    r1 = columns[:, 0] / scale_factor
+    r2 = columns[:, 1] / np.linalg.norm(columns[:, 1]) * np.sign(scale_factor)
+    up = np.cross(r1, r2)
+    if up[2] > 0:  # board "up" must point toward the camera (a mirrored image flips it)
+        up = -up
+    raised = a.copy()
+    raised[:, 2] += scale_factor * height_mm * (k @ up)
+    return np.linalg.inv(centre) @ raised
+
+
+@dataclass(frozen=True)
+class HoleSamples:
+    """Pixels of every hole of one frame: ``disc`` (N, D, 3) and ``ring`` (N, R, 3) float32."""
+
+    disc: np.ndarray
+    ring: np.ndarray
+
+
+class HoleSampler:
+    """Samples the disc and ring of every hole of a profile, in profile order."""
+
+    def __init__(self, profile: BoardProfile) -> None:
+        self.profile = profile
+        self.centres = np.array([(hole.x, hole.y) for hole in profile.holes])
+        self._disc_mm = (self.centres[:, None, :] + DISC_OFFSETS[None]).reshape(-1, 2)
+        self._ring_mm = (self.centres[:, None, :] + RING_OFFSETS[None]).reshape(-1, 2)
+
+    def sample(self, image: np.ndarray, homography: np.ndarray) -> HoleSamples:
+        """Sample one BGR frame given the board homography (board mm → pixels)."""
+        height, width = image.shape[:2]
+        marble = raised_homography(homography, (width, height), MARBLE_CENTRE_HEIGHT_MM)
+        count = len(self.centres)
+        disc_px = _project(marble, self._disc_mm).reshape(count, -1, 2)
+        ring_px = _project(homography, self._ring_mm).reshape(count, -1, 2)
+        points = np.concatenate([disc_px, ring_px], axis=1).astype(np.float32)
+        pixels = cv2.remap(image, points, None, cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+        split = disc_px.shape[1]
+        disc, ring = pixels[:, :split], pixels[:, split:]
+        return HoleSamples(disc, ring)
+
+
+def _project(homography: np.ndarray, points: np.ndarray) -> np.ndarray:
+    return cv2.perspectiveTransform(points.reshape(-1, 1, 2), homography).reshape(-1, 2)
