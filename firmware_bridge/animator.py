@@ -64,6 +64,11 @@ class Animator:
         self._thread.start()
         return self
 
+    @property
+    def running(self) -> bool:
+        """True while the drawing thread runs."""
+        return self._thread is not None and self._thread.is_alive()
+
     def close(self) -> None:
         """Stop the thread (the strip keeps its last frame; closing the strip darkens it)."""
         self._stopping = True
