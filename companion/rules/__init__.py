@@ -14,6 +14,7 @@ from companion.rules.errors import CardError, PositionError
 from companion.rules.move import Move, Part
 from companion.rules.moves import legal_moves, legal_moves_by_card, playable
 from companion.rules.position import Layout, Player, Position
+from companion.rules.referee import Nearest, Verdict, check
 from companion.rules.ruleset import SCHMIDT, SWISS, RuleSet
 
 __all__ = [
@@ -23,11 +24,14 @@ __all__ = [
     "CardError",
     "Layout",
     "Move",
+    "Nearest",
     "Part",
     "Player",
     "Position",
     "PositionError",
     "RuleSet",
+    "Verdict",
+    "check",
     "legal_moves",
     "legal_moves_by_card",
     "parse_card",

@@ -1,0 +1,177 @@
+"""The referee: is an observed position a legal result of the card played? (RULES.md section 10)"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from companion.rules.board import FRESH, KENNEL
+from companion.rules.cards import Card
+from companion.rules.diagnosis import explain
+from companion.rules.move import Move
+from companion.rules.moves import legal_moves
+from companion.rules.position import Layout, Position, positions_of_one_game
+
+__all__ = ["NEAREST_COUNT", "Nearest", "Verdict", "check", "differences"]
+
+NEAREST_COUNT = 3
+
+
+@dataclass(frozen=True)
+class Nearest:
+    """A legal result near the observed position, and how the observation differs from it.
+
+    Each difference reads ``"red: T12 observed, T13 expected"``.
+    """
+
+    move: Move
+    differences: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"notation": …, "result": POSITION, "differences": […]}``."""
+        return {
+            "notation": self.move.notation,
+            "result": self.move.result.to_json(),
+            "differences": list(self.differences),
+        }
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The referee's verdict on one played card.
+
+    Legal: ``move`` is the legal move that leads to the observed position. Illegal: ``reason``
+    names the rule, peg and field; ``nearest`` lists the closest legal results, best first
+    (empty when the card cannot be played at all, ``playable`` is then False).
+    """
+
+    legal: bool
+    card: Card
+    move: Move | None = None
+    reason: str | None = None
+    nearest: tuple[Nearest, ...] = ()
+    playable: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        """The verdict as printed by ``dog-companion rules check`` (INTERFACES.md section 3)."""
+        if self.legal:
+            assert self.move is not None
+            return {"legal": True, "move": self.move.notation}
+        return {
+            "legal": False,
+            "reason": self.reason,
+            "nearest": [near.to_json() for near in self.nearest],
+        }
+
+
+def check(before: Position, after: Position, card: Card) -> Verdict:
+    """Whether playing ``card`` in ``before`` (the player to move) can lead to ``after``.
+
+    Only the peg locations of ``after`` are compared; its turn is ignored. Raises
+    :class:`~companion.rules.errors.PositionError` when the two positions are not of one game
+    (rules, board, colours, seats or teams differ).
+    """
+    positions_of_one_game(before, after)
+    moves = legal_moves(before, card)
+    target = after.codes
+    for move in moves:
+        if move.result.codes == target:
+            return Verdict(True, card, move)
+    reason = explain(before, after, card, moves)
+    if not moves:
+        return Verdict(False, card, reason=reason, playable=False)
+    return Verdict(False, card, reason=reason, nearest=nearest(moves, after))
+
+
+def nearest(moves: list[Move], after: Position, count: int = NEAREST_COUNT) -> tuple[Nearest, ...]:
+    """The ``count`` legal results closest to ``after``: fewest differing pegs, then shortest."""
+    layout = after.layout
+    scored: list[tuple[tuple[int, int], int, Move]] = []
+    for index, move in enumerate(moves):
+        scored.append((_distance(layout, move.result.codes, after.codes), index, move))
+    scored.sort(key=lambda item: (item[0], item[1]))
+    return tuple(
+        Nearest(move, differences(move.result, after)) for _, _, move in scored[:count]
+    )
+
+
+def differences(expected: Position, observed: Position) -> tuple[str, ...]:
+    """How ``observed`` differs from ``expected``, e.g. ``("red: T12 observed, T13 expected",)``."""
+    layout = expected.layout
+    out: list[str] = []
+    for player, (exp, obs) in enumerate(zip(expected.codes, observed.codes, strict=True)):
+        if exp == obs:
+            continue
+        for seen, wanted in _pairs(layout, player, exp, obs):
+            out.append(
+                f"{layout.colors[player]}: {layout.name(player, seen)} observed,"
+                f" {layout.name(player, wanted)} expected"
+            )
+    return tuple(out)
+
+
+def _only(codes: tuple[int, ...], other: tuple[int, ...]) -> list[int]:
+    rest = list(other)
+    out = []
+    for code in codes:
+        if code in rest:
+            rest.remove(code)
+        else:
+            out.append(code)
+    return out
+
+
+def _pairs(
+    layout: Layout, player: int, expected: tuple[int, ...], observed: tuple[int, ...]
+) -> list[tuple[int, int]]:
+    """Observed-only and expected-only locations paired up, nearest first."""
+    seen = _only(observed, expected)
+    wanted = _only(expected, observed)
+    pairs = []
+    while seen and wanted:
+        best = min(
+            ((_gap(layout, player, a, b), a, b) for a in seen for b in wanted),
+            key=lambda item: item[0],
+        )
+        _, a, b = best
+        seen.remove(a)
+        wanted.remove(b)
+        pairs.append((a, b))
+    return pairs
+
+
+def _gap(layout: Layout, player: int, a: int, b: int) -> int:
+    """A rough distance between two locations of one player's peg."""
+    track_len = layout.track_len
+    start = layout.starts[player]
+
+    def place(code: int) -> int:
+        if code == FRESH:
+            return start
+        if code == KENNEL:
+            return -100
+        return code
+
+    x, y = place(a), place(b)
+    if x < 0 or y < 0:
+        return 0 if x == y else 50
+    if x >= track_len or y >= track_len:
+        if x >= track_len and y >= track_len:
+            return abs(x - y)
+        return 20
+    gap = abs(x - y) % track_len
+    return min(gap, track_len - gap) or (0 if a == b else 1)
+
+
+def _distance(
+    layout: Layout, expected: tuple[tuple[int, ...], ...], observed: tuple[tuple[int, ...], ...]
+) -> tuple[int, int]:
+    pegs = 0
+    fields = 0
+    for player, (exp, obs) in enumerate(zip(expected, observed, strict=True)):
+        if exp == obs:
+            continue
+        for a, b in _pairs(layout, player, exp, obs):
+            pegs += 1
+            fields += _gap(layout, player, a, b)
+    return pegs, fields
