@@ -46,8 +46,14 @@ setup_env() {
   want="$(sha256sum pyproject.toml | cut -c1-16) [${wanted}]"
   if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     echo "Installing Dog Companion into $venv (first run takes a minute) …"
-    "$venv/bin/python" -m pip install -q --disable-pip-version-check --upgrade pip
-    "$venv/bin/python" -m pip install -q --disable-pip-version-check -e ".${wanted:+[$wanted]}"
+    local log="$venv/install.log"
+    if ! { "$venv/bin/python" -m pip install --disable-pip-version-check --upgrade pip &&
+           "$venv/bin/python" -m pip install --disable-pip-version-check \
+             -e ".${wanted:+[$wanted]}"; } > "$log" 2>&1; then
+      tail -n 20 "$log" >&2
+      echo "Installing failed; the whole log is in $log" >&2
+      return 1
+    fi
     echo "$want" > "$stamp"
   fi
 }
