@@ -38,7 +38,7 @@ from companion.rules.cards import Card
 from companion.rules.deck import Deck
 from companion.rules.move import Move
 from companion.rules.moves import legal_moves, playable
-from companion.rules.position import Position
+from companion.rules.position import Position, PositionError
 from companion.rules.record import (
     Deal,
     Event,
@@ -52,6 +52,7 @@ from companion.rules.record import (
     parse_header,
     record_lines,
 )
+from companion.rules.referee import Verdict, check
 
 EventT = TypeVar("EventT", Deal, Exchange, Play, Redraw, Fold)
 
@@ -79,10 +80,10 @@ class HandError(GameError):
 class IllegalMoveError(GameError):
     """The position after a played card is not a legal result of that card."""
 
-    def __init__(self, message: str, moves: Sequence[Move]) -> None:
+    def __init__(self, message: str, verdict: Verdict) -> None:
         super().__init__(message)
-        self.moves = tuple(moves)
-        """The legal moves of the card played (empty when it was not playable)."""
+        self.verdict = verdict
+        """The referee's verdict: the reason and the nearest legal results."""
 
 
 class FoldError(GameError):
@@ -382,15 +383,19 @@ class Game:
         self._require_turn(event.player, f"play {event.card}")
         self._require_cards(event.player, [event.card])
         before = self._position
-        moves = legal_moves(before, event.card)
-        move = next((m for m in moves if m.result.same_locations(event.position)), None)
-        if move is None:
-            reason = "no legal move of it leads there" if moves else "it is not playable"
+        try:
+            verdict = check(before, event.position, event.card)
+        except PositionError as error:
+            raise GameError(
+                f"the position after {event.card} is not of this game: {error}"
+            ) from None
+        if verdict.move is None:
             raise IllegalMoveError(
                 f"player {event.player} ({before.players[event.player].color}) cannot play "
-                f"{event.card} to that position: {reason}",
-                moves,
+                f"{event.card} to that position: {verdict.reason}",
+                verdict,
             )
+        move = verdict.move
         self._take_cards(event.player, [event.card])
         self._redrawn = False
         self._set_position(move.result)

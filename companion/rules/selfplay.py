@@ -12,6 +12,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from companion.rules.board import FRESH
 from companion.rules.cards import Card
 from companion.rules.deck import DECK_SIZE
 from companion.rules.game import Game, Phase
@@ -127,14 +128,16 @@ def advantage(position: Position, team: Sequence[int]) -> float:
 
 def progress(position: Position, player: int) -> int:
     """How far a player's pegs have come: steps from the start field, more in the home."""
-    track = 16 * position.board
-    seat = position.players[player].seat
+    layout = position.layout
+    track, start = layout.track_len, layout.starts[player]
     total = 0
-    for peg in position.players[player].pegs:
-        if peg.startswith("T"):
-            total += (int(peg[1:].rstrip("*")) - 16 * seat) % track + 1
-        elif peg.startswith("H"):
-            total += track + 1 + int(peg[1:])
+    for code in position.codes[player]:
+        if code == FRESH:
+            total += 1
+        elif 0 <= code < track:
+            total += (code - start) % track + 1
+        elif code >= track:
+            total += code + 1
     return total
 
 
