@@ -269,7 +269,7 @@ def _optional_card(name: Any) -> Card | None:
 
 
 def _dumps(obj: Mapping[str, Any]) -> str:
-    return json.dumps(obj, separators=(",", ":"))
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
 
 
 def _loads(line: str, what: str) -> dict[str, Any]:
