@@ -26,6 +26,7 @@ def live_server(app: Flask) -> Iterator[str]:
         yield f"http://127.0.0.1:{server.effective_port}"
     finally:
         app.extensions["dog_table"].close()     # ends the pages' event streams
+        server.task_dispatcher.shutdown(timeout=5)
         server.close()
         thread.join(timeout=5)
 

@@ -22,9 +22,13 @@ function drawBoard(svg, profile) {
   const radius = profile.hole_diameter_mm / 2;
   for (const hole of profile.holes) {
     // Profiles have y pointing up; SVG has it pointing down.
+    const start = hole.kind === "track" && hole.seat !== null;
     const circle = element("circle", {
-      cx: hole.x, cy: -hole.y, r: radius, class: `hole ${hole.kind}`, "data-hole": hole.id,
+      cx: hole.x, cy: -hole.y, r: radius, class: `hole ${hole.kind}${start ? " start" : ""}`,
+      "data-hole": hole.id,
     });
+    // A start field wears its seat's colour as a ring, as on the wooden board.
+    if (start) circle.style.stroke = MARBLE[profile.default_colors[hole.seat]] || "";
     const title = element("title", {});
     title.textContent = hole.id;
     circle.appendChild(title);
