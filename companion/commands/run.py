@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import socket
 import sys
+import urllib.request
 from pathlib import Path
+from types import FrameType
 
 DEFAULT_PORT = 8080
 PI_MODEL_FILE = Path("/proc/device-tree/model")
@@ -46,17 +49,6 @@ def detect_hardware() -> dict[str, str]:
     return {"model": model or "not a Raspberry Pi", "camera": camera, "leds": leds}
 
 
-def port_is_free(host: str, port: int) -> bool:
-    """True when nothing listens on host:port yet."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            probe.bind((host, port))
-        except OSError:
-            return False
-    return True
-
-
 def lan_address() -> str | None:
     """This machine's address on the local network, if its name resolves to one."""
     try:
@@ -65,6 +57,23 @@ def lan_address() -> str | None:
         return None
     addresses = [str(info[4][0]) for info in infos if not str(info[4][0]).startswith("127.")]
     return addresses[0] if addresses else None
+
+
+def page_answers(url: str, timeout_s: float = 2.0) -> bool:
+    """True when the page's health check answers in time."""
+    try:
+        with urllib.request.urlopen(url, timeout=timeout_s) as response:
+            return bool(response.status == 200)
+    except OSError:
+        return False
+
+
+def stop_on_sigterm() -> None:
+    """systemd stops services with SIGTERM: end the server the way Ctrl-C does."""
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -76,13 +85,10 @@ def run(args: argparse.Namespace) -> int:
     except ProfileError as err:
         print(f"dog-companion run: {err}", file=sys.stderr)
         return 2
-    if not port_is_free(args.host, args.port):
-        print(f"dog-companion run: port {args.port} is in use; choose another with --port",
-              file=sys.stderr)
-        return 2
 
     import waitress
 
+    from companion.service import Service
     from companion.table import Table
     from companion.web import create_app
 
@@ -90,16 +96,31 @@ def run(args: argparse.Namespace) -> int:
     simulated = hardware["camera"] == "sim" and hardware["leds"] == "sim"
     table = Table(profile, simulated=simulated, hardware=hardware)
     app = create_app(table, {"DEFAULT_LANGUAGE": args.language})
+    try:
+        server = waitress.create_server(app, host=args.host, port=args.port, threads=16,
+                                        ident="dog-companion")
+    except OSError as err:
+        print(f"dog-companion run: cannot listen on {args.host}:{args.port} ({err.strerror}); "
+              "choose another port with --port", file=sys.stderr)
+        return 2
+    everywhere = args.host in ("0.0.0.0", "")
+    page = f"http://{'127.0.0.1' if everywhere else args.host}:{server.effective_port}/"
     kind = "simulated table" if simulated else "table"
     print(f"Dog Companion: {kind} with board {profile.name} "
           f"(camera: {hardware['camera']}, LEDs: {hardware['leds']})")
-    print(f"Page: http://127.0.0.1:{args.port}/", flush=True)
-    address = lan_address() if args.host in ("0.0.0.0", "") else None
+    print(f"Page: {page}", flush=True)
+    address = lan_address() if everywhere else None
     if address:
-        print(f"At the table: http://{address}:{args.port}/", flush=True)
+        print(f"At the table: http://{address}:{server.effective_port}/", flush=True)
+    service = Service()
+    stop_on_sigterm()
+    service.start_watchdog(lambda: page_answers(page + "healthz"))
+    service.ready(f"serving {page} ({kind})")
     try:
-        waitress.serve(app, host=args.host, port=args.port, threads=16, ident="dog-companion",
-                       _quiet=True)
+        server.run()        # until Ctrl-C or SIGTERM
     finally:
+        service.stopping()
         table.close()
+        server.close()
+    print("Dog Companion stopped.")
     return 0

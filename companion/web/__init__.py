@@ -17,8 +17,9 @@ def create_app(table: Table, config: dict[str, Any] | None = None) -> Flask:
         app.config.update(config)
     app.extensions["dog_table"] = table
 
-    from companion.web import board, events
+    from companion.web import board, events, health
 
     app.register_blueprint(board.bp)
     app.register_blueprint(events.bp)
+    app.register_blueprint(health.bp)
     return app

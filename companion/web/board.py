@@ -31,7 +31,8 @@ def board_profile():  # type: ignore[no-untyped-def]
     """The board profile: hole and marker positions in millimetres."""
     profile = table().profile
     return jsonify({"name": profile.name, "seats": profile.seats,
-                    "board_mm": profile.board_mm, "default_colors": profile.default_colors, "hole_diameter_mm": profile.hole_diameter_mm,
+                    "board_mm": profile.board_mm, "default_colors": profile.default_colors,
+                    "hole_diameter_mm": profile.hole_diameter_mm,
                     "holes": [asdict(h) for h in profile.holes],
                     "markers": [asdict(m) for m in profile.markers]})
 

@@ -1,0 +1,100 @@
+"""The companion under systemd: READY, watchdog pings while healthy, clean SIGTERM stop."""
+
+from __future__ import annotations
+
+import configparser
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from companion.service import Service
+from tests.conftest import REPO
+
+
+def receive(sock: socket.socket, until: str, timeout_s: float = 20) -> list[str]:
+    """sd_notify datagrams received until one contains `until`."""
+    messages: list[str] = []
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        sock.settimeout(max(0.05, deadline - time.monotonic()))
+        try:
+            messages.append(sock.recv(4096).decode())
+        except TimeoutError:
+            break
+        if until in messages[-1]:
+            return messages
+    raise AssertionError(f"no {until!r} within {timeout_s} s; got {messages}")
+
+
+@pytest.fixture
+def notify_socket(tmp_path: Path):
+    path = tmp_path / "notify"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+        sock.bind(str(path))
+        yield sock, str(path)
+
+
+def test_run_notifies_ready_pings_watchdog_and_stops_on_sigterm(notify_socket) -> None:
+    sock, path = notify_socket
+    env = {**os.environ, "NOTIFY_SOCKET": path, "WATCHDOG_USEC": "400000"}
+    process = subprocess.Popen([sys.executable, "-m", "companion", "run", "--port", "0",
+                                "--host", "127.0.0.1"], env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        ready = receive(sock, "READY=1")[-1]
+        assert re.search(r"STATUS=serving http://127\.0\.0\.1:\d+/ \(simulated table\)", ready)
+        receive(sock, "WATCHDOG=1")
+        receive(sock, "WATCHDOG=1")
+        process.send_signal(signal.SIGTERM)
+        receive(sock, "STOPPING=1")
+        out, err = process.communicate(timeout=20)
+    finally:
+        process.kill()
+    assert process.returncode == 0, err
+    assert "Page: http://127.0.0.1:" in out and "stopped" in out
+
+
+class RecordingService(Service):
+    def __init__(self, environ: dict[str, str]) -> None:
+        super().__init__(environ)
+        self.sent: list[str] = []
+
+    def notify(self, message: str) -> None:
+        self.sent.append(message)
+
+
+def test_watchdog_is_not_pinged_while_unhealthy() -> None:
+    service = RecordingService({"WATCHDOG_USEC": "20000"})
+    thread = service.start_watchdog(lambda: False)
+    assert thread is not None
+    time.sleep(0.1)
+    service.stopping()
+    thread.join(timeout=2)
+    assert "WATCHDOG=1" not in service.sent
+    assert service.sent == ["STOPPING=1"]
+
+
+def test_outside_systemd_nothing_is_sent() -> None:
+    service = Service({})
+    assert service.watchdog_s is None
+    assert service.start_watchdog(lambda: True) is None
+    service.ready("ok")     # no socket, no error
+
+
+def test_unit_file_is_a_notify_service_with_a_watchdog() -> None:
+    unit = configparser.ConfigParser(strict=False, interpolation=None)
+    unit.optionxform = str      # type: ignore[assignment,method-assign]
+    unit.read(REPO / "systemd" / "dog-companion.service")
+    service = unit["Service"]
+    assert service["Type"] == "notify"
+    assert int(service["WatchdogSec"]) > 0
+    assert service["Restart"] == "on-failure"
+    assert service["ExecStart"].endswith("/.venv/bin/dog-companion run")
+    assert unit["Install"]["WantedBy"] == "multi-user.target"
