@@ -20,8 +20,8 @@ import numpy as np
 
 from vision.render_board import MATERIALS, board_canvas, smooth_noise
 from vision.render_camera import Camera, pose_camera
-from vision.render_hands import draw_card, draw_hand, occluded_holes
-from vision.render_light import Glare, Lighting, develop, expose, light_field
+from vision.render_hands import cast_shadow, draw_card, draw_hand, occluded_holes
+from vision.render_light import Glare, Lighting, develop, light_field
 from vision.render_marbles import MARBLE_BGR, MARBLE_CENTRE_HEIGHT_MM, draw_marble, light_vector
 
 if TYPE_CHECKING:
@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 
 COLOURS = tuple(MARBLE_BGR)
 BOARD_VARIANTS = 8
+TABLE_SHADOW_DEPTH = 0.5  # how dark the board's shadow on the table is
+HAND_SHADOW_DEPTH = 0.45  # how dark a hand's shadow on the board is
 _TABLE_BGR = ((38, 56, 84), (84, 86, 92), (150, 156, 160), (52, 78, 58), (30, 34, 40))
 
 
@@ -109,19 +111,19 @@ def render(profile: BoardProfile, occupancy: Mapping[str, str | None],
     canvas = board_canvas(profile, cond.material, cond.board_variant % BOARD_VARIANTS, scale)
     board = canvas.image.copy()
     _place_marbles(board, canvas.to_canvas, scale, profile, occupancy, camera, cond, rng)
-    frame = _table(cond.width, cond.height, cond.board_variant).copy()
-    _shade_table_under_board(frame, camera, profile, cond)
+    frame = _shaded_table(camera, profile, cond)
     to_image = camera.homography @ np.linalg.inv(canvas.from_board)
     cv2.warpPerspective(board, to_image, (cond.width, cond.height), dst=frame,
                         flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
-    coverage = _draw_occluders(frame, camera, profile, cond, rng)
+    coverage, shadow = _draw_occluders(frame, camera, profile, cond, rng)
     occluded = _occluded(coverage, camera, profile)
     lighting = _lighting(cond, profile, rng)
-    gain, glare = light_field(lighting, np.linalg.inv(camera.homography),
-                              max(profile.board_mm) / 2, (cond.width, cond.height))
-    sensor = expose(frame, lighting, gain, glare)
-    image = develop(sensor, rng, noise_sigma=cond.noise_sigma, level=cond.light_level,
-                    blur_sigma=cond.blur_sigma, jpeg_quality=cond.jpeg_quality)
+    shading = None if shadow is None else 1 - HAND_SHADOW_DEPTH * shadow
+    light, glare = light_field(lighting, np.linalg.inv(camera.homography),
+                               max(profile.board_mm) / 2, (cond.width, cond.height), shading)
+    image = develop(frame, light, glare, rng, level=cond.light_level,
+                    noise_sigma=cond.noise_sigma, blur_sigma=cond.blur_sigma,
+                    jpeg_quality=cond.jpeg_quality)
     return Rendered(image=image, occluded=frozenset(occluded), homography=camera.homography)
 
 
@@ -224,35 +226,43 @@ def _table(width: int, height: int, variant: int) -> np.ndarray:
     return table
 
 
-def _shade_table_under_board(frame: np.ndarray, camera: Camera, profile: BoardProfile,
-                             cond: RenderConditions) -> None:
-    """A soft contact shadow of the board on the table, in place."""
-    half_w, half_h = (v / 2 + 6 for v in profile.board_mm)
+def _shaded_table(camera: Camera, profile: BoardProfile, cond: RenderConditions) -> np.ndarray:
+    """A fresh copy of the table with the board's soft shadow on it, away from the lamp."""
+    half_w, half_h = (v / 2 for v in profile.board_mm)
     corners = np.array([[-half_w, -half_h], [half_w, -half_h], [half_w, half_h], [-half_w, half_h]])
     light = light_vector(cond.light_azimuth_deg, cond.light_elevation_deg)
-    shifted = corners - light[:2] / max(light[2], 0.2) * 15
-    small = np.zeros((cond.height // 4, cond.width // 4), np.float32)
+    shifted = corners * 1.02 - light[:2] / max(light[2], 0.2) * 15
+    small = np.zeros((cond.height // 4 + 1, cond.width // 4 + 1), np.float32)
     cv2.fillConvexPoly(small, np.round(camera.project(shifted) / 4).astype(np.int32), 1.0)
-    small = cv2.GaussianBlur(small, (0, 0), 3)
-    shadow = cv2.resize(small, (cond.width, cond.height), interpolation=cv2.INTER_LINEAR)
-    frame[:] = (frame * (1 - 0.55 * shadow[..., None])).astype(np.uint8)
+    shade = 1 - TABLE_SHADOW_DEPTH * cv2.GaussianBlur(small, (0, 0), 3)
+    full = cv2.resize(shade, (small.shape[1] * 4, small.shape[0] * 4))[:cond.height, :cond.width]
+    table = _table(cond.width, cond.height, cond.board_variant)
+    return cv2.multiply(table, cv2.cvtColor(full, cv2.COLOR_GRAY2BGR), dtype=cv2.CV_8U)
 
 
 def _draw_occluders(frame: np.ndarray, camera: Camera, profile: BoardProfile,
-                    cond: RenderConditions, rng: np.random.Generator) -> np.ndarray:
-    """Cards lying on the board, then hands over it; their joint coverage mask."""
+                    cond: RenderConditions,
+                    rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray | None]:
+    """Cards lying on the board, then hands over it, in place.
+
+    Returns what covers the board (0…1 per pixel) and the hands' shadow on it at a quarter of
+    the image resolution (None: no hands).
+    """
     coverage = np.zeros(frame.shape[:2], np.float32)
     half = np.array(profile.board_mm) / 2
-    light = light_vector(cond.light_azimuth_deg, cond.light_elevation_deg)
     for _ in range(cond.cards):
         centre = rng.uniform(-0.8, 0.8, 2) * half
         np.maximum(coverage, draw_card(frame, camera, centre, rng.uniform(0, 360), rng),
                    out=coverage)
+    if not cond.hands:
+        return coverage, None
+    hands = np.zeros(frame.shape[:2], np.float32)
     for _ in range(cond.hands):
         hole = profile.holes[int(rng.integers(len(profile.holes)))]
         target = np.array([hole.x, hole.y]) + rng.normal(0, 3, 2)
-        np.maximum(coverage, draw_hand(frame, camera, target, rng, light), out=coverage)
-    return coverage
+        np.maximum(hands, draw_hand(frame, camera, target, rng), out=hands)
+    light = light_vector(cond.light_azimuth_deg, cond.light_elevation_deg)
+    return np.maximum(coverage, hands), cast_shadow(hands, camera, light)
 
 
 def _occluded(coverage: np.ndarray, camera: Camera, profile: BoardProfile) -> set[str]:

@@ -16,7 +16,7 @@ _CARD_MM = (57.0, 89.0)
 
 
 def draw_hand(image: np.ndarray, camera: Camera, target_mm: np.ndarray,
-              rng: np.random.Generator, light_dir: np.ndarray) -> np.ndarray:
+              rng: np.random.Generator) -> np.ndarray:
     """Draw an arm reaching in from outside the board to hover over `target_mm`, in place.
 
     Returns the hand's coverage mask (float32, 0…1) in image pixels.
@@ -37,7 +37,6 @@ def draw_hand(image: np.ndarray, camera: Camera, target_mm: np.ndarray,
     _capsule(sleeve, wrist + along * 150 * scale, far, 105 * scale)
     skin[sleeve > 0] = 0
     coverage = _soften(np.maximum(skin, sleeve))
-    _cast_shadow(image, coverage, camera, light_dir, scale)
     tone = np.array(_SKIN_BGR[rng.integers(len(_SKIN_BGR))], np.float32)
     cloth = np.array(_SLEEVE_BGR[rng.integers(len(_SLEEVE_BGR))], np.float32)
     _paint_rounded(image, skin, tone * rng.uniform(0.9, 1.08), 14 * scale)
@@ -129,31 +128,31 @@ def _soften(mask: np.ndarray) -> np.ndarray:
 def _paint_rounded(image: np.ndarray, mask: np.ndarray, colour: np.ndarray,
                    roundness_px: float) -> None:
     """Fill `mask` with `colour`, darker toward its outline as on a rounded limb, in place."""
-    if not mask.any():
+    x, y, w, h = cv2.boundingRect(mask)
+    if w == 0 or h == 0:
         return
-    inside = cv2.distanceTransform((mask > 127).astype(np.uint8), cv2.DIST_L2, 3)
+    window = (slice(max(y - 2, 0), y + h + 2), slice(max(x - 2, 0), x + w + 2))
+    part = mask[window]
+    inside = cv2.distanceTransform((part > 127).astype(np.uint8), cv2.DIST_L2, 3)
     shade = 0.5 + 0.55 * np.sqrt(np.clip(inside / max(roundness_px, 1.0), 0, 1))
-    coverage = _soften(mask)[..., None]
-    ys, xs = np.nonzero(coverage[..., 0])
-    window = (slice(ys.min(), ys.max() + 1), slice(xs.min(), xs.max() + 1))
-    painted = colour * shade[window][..., None]
-    a = coverage[window]
+    painted = colour * shade[..., None]
+    a = _soften(part)[..., None]
     image[window] = np.clip(image[window] * (1 - a) + painted * a, 0, 255).astype(np.uint8)
 
 
-def _cast_shadow(image: np.ndarray, coverage: np.ndarray, camera: Camera,
-                 light_dir: np.ndarray, scale: float) -> None:
-    """Darken the board under a raised object: its outline shifted away from the lamp, blurred."""
+def cast_shadow(coverage: np.ndarray, camera: Camera, light_dir: np.ndarray) -> np.ndarray:
+    """Soft shadow (0…1, quarter resolution) that objects `HAND_HEIGHT_MM` above the board and
+    covering `coverage` cast on it: their outline shifted away from the lamp and blurred.
+
+    The objects themselves are left out of their shadow."""
     shift_mm = -light_dir[:2] / max(light_dir[2], 0.2) * HAND_HEIGHT_MM
     ends = camera.project(np.array([[0.0, 0.0], shift_mm]))
-    shift = ends[1] - ends[0]
+    shift = (ends[1] - ends[0]) / 4
     small = cv2.resize(coverage, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
-    moved = cv2.warpAffine(small, np.array([[1, 0, shift[0] / 4], [0, 1, shift[1] / 4]]),
+    moved = cv2.warpAffine(small, np.array([[1.0, 0.0, shift[0]], [0.0, 1.0, shift[1]]]),
                            small.shape[::-1])
-    soft = cv2.GaussianBlur(moved, (0, 0), max(1.0, 6 * scale))
-    shadow = cv2.resize(soft, image.shape[1::-1], interpolation=cv2.INTER_LINEAR)
-    darken = 1 - 0.45 * shadow[..., None]
-    image[:] = (image * darken).astype(np.uint8)
+    blur = max(1.0, 1.5 * camera.pixels_per_mm((0.0, 0.0)))
+    return cv2.GaussianBlur(moved, (0, 0), blur) * (1 - small)
 
 
 def _rotate(vector: np.ndarray, radians: float) -> np.ndarray:

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
 
 CAMERA_BALANCED_FOR_K = 5000.0  # the white balance the camera assumes
 WHITE_BALANCE_RESIDUAL = 0.5  # share of the lamp's tint that auto white balance leaves in
-_FIELD_STEP = 8  # the light field is evaluated every this many pixels, then interpolated
+_FIELD_STEP = 4  # the light field is evaluated every this many pixels, then interpolated
 _EFFECTIVE_WAVELENGTHS_NM = (465.0, 545.0, 610.0)  # B, G, R
+_NOISE_FIELDS = 3  # cached noise fields per image size; frames use random windows of them
+_NOISE_MARGIN = 48
 
 
 @dataclass(frozen=True)
@@ -62,23 +65,29 @@ def white_balance_gains(kelvin: float) -> np.ndarray:
 
 
 def light_field(lighting: Lighting, image_to_board: np.ndarray, board_half_mm: float,
-                size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-    """Per-pixel illumination gain and additive glare (in 8-bit levels) for an image `size`.
+                size: tuple[int, int],
+                shading: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+    """Per-pixel BGR light and additive glare (8-bit levels; None without glare spots).
 
-    Evaluated on a coarse grid of image pixels mapped onto the board plane, then interpolated.
+    The light holds the lamp's tint and the exposure, the gradient, the soft shadow, vignetting
+    and `shading`, an optional extra light factor at a quarter of the image resolution. Both are
+    evaluated on a coarse grid of image pixels mapped onto the board plane, then interpolated.
     """
     width, height = size
-    cols = np.arange(0, width + _FIELD_STEP, _FIELD_STEP, dtype=np.float64)
-    rows = np.arange(0, height + _FIELD_STEP, _FIELD_STEP, dtype=np.float64)
-    gx, gy = np.meshgrid(cols, rows)
-    pixels = np.stack([gx.ravel(), gy.ravel(), np.ones(gx.size)], axis=1)
-    board = pixels @ image_to_board.T
-    bx, by = (board[:, 0] / board[:, 2]).reshape(gx.shape), (board[:, 1] / board[:, 2]).reshape(
-        gx.shape)
+    gx, gy = np.meshgrid(np.arange(0, width + _FIELD_STEP, _FIELD_STEP, dtype=np.float64),
+                         np.arange(0, height + _FIELD_STEP, _FIELD_STEP, dtype=np.float64))
+    board = np.stack([gx, gy, np.ones_like(gx)], axis=-1) @ image_to_board.T
+    bx, by = board[..., 0] / board[..., 2], board[..., 1] / board[..., 2]
     gain = _gradient(lighting, bx, by, board_half_mm) * _shadow(lighting, bx, by)
     gain *= _vignetting(lighting, gx, gy, width, height)
+    if shading is not None:
+        gain *= cv2.resize(shading, gain.shape[::-1], interpolation=cv2.INTER_LINEAR)
+    tint = white_balance_gains(lighting.kelvin) * lighting.level
+    light = _upsample(gain[..., None] * tint, size)
+    if not lighting.glare:
+        return light, None
     glare = sum((_glare_spot(spot, bx, by) for spot in lighting.glare), np.zeros_like(bx))
-    return _upsample(gain, size), _upsample(glare, size)
+    return light, _upsample(glare[..., None] * tint, size)
 
 
 def _gradient(lighting: Lighting, bx: np.ndarray, by: np.ndarray, half: float) -> np.ndarray:
@@ -108,33 +117,48 @@ def _glare_spot(spot: Glare, bx: np.ndarray, by: np.ndarray) -> np.ndarray:
 def _upsample(field: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     """Stretch a coarse field (one sample every `_FIELD_STEP` px from 0) over the full image."""
     width, height = size
-    rows, cols = field.shape
+    rows, cols = field.shape[:2]
     full = cv2.resize(field.astype(np.float32), ((cols - 1) * _FIELD_STEP + 1,
                                                  (rows - 1) * _FIELD_STEP + 1),
                       interpolation=cv2.INTER_LINEAR)
     return full[:height, :width]
 
 
-def expose(scene: np.ndarray, lighting: Lighting, gain: np.ndarray,
-           glare: np.ndarray) -> np.ndarray:
-    """The float32 sensor image: scene lit by the field, tinted by the lamp, scaled by exposure."""
-    tint = white_balance_gains(lighting.kelvin) * lighting.level
-    lit = scene.astype(np.float32) * gain[..., None] + glare[..., None]
-    return lit * tint
-
-
-def develop(sensor: np.ndarray, rng: np.random.Generator, *, noise_sigma: float, level: float,
-            blur_sigma: float, jpeg_quality: int | None) -> np.ndarray:
-    """Blur, add sensor noise (stronger in dim light), quantise to uint8 and JPEG round-trip."""
+def develop(frame: np.ndarray, light: np.ndarray, glare: np.ndarray | None,
+            rng: np.random.Generator, *, level: float, noise_sigma: float, blur_sigma: float,
+            jpeg_quality: int | None) -> np.ndarray:
+    """The camera's uint8 picture of a scene under `light` (see `light_field`): optics blur,
+    additive glare, sensor noise (stronger in dim light, exposure `level`), JPEG round trip."""
     if blur_sigma > 0:
-        sensor = cv2.GaussianBlur(sensor, (0, 0), blur_sigma)
+        frame = cv2.GaussianBlur(frame, (0, 0), blur_sigma)
+    sensor = cv2.multiply(frame, light, dtype=cv2.CV_32F)
+    if glare is not None:
+        sensor = cv2.add(sensor, glare)
     if noise_sigma > 0:
         sigma = noise_sigma / max(level, 0.2) ** 0.5
-        sensor = sensor + rng.standard_normal(sensor.shape, dtype=np.float32) * sigma
-    image = np.clip(sensor, 0, 255).astype(np.uint8)
+        image = cv2.addWeighted(sensor, 1.0, _noise(rng, frame.shape), sigma, 0.0,
+                                dtype=cv2.CV_8U)
+    else:
+        image = cv2.convertScaleAbs(sensor)
     if jpeg_quality is None:
         return image
     ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg_quality)])
     if not ok:
         raise RuntimeError("JPEG encoding failed")
     return cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+
+
+def _noise(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+    """Unit Gaussian noise of `shape`: a random window of a larger cached field."""
+    field = _noise_field(shape[0] + _NOISE_MARGIN, shape[1] + _NOISE_MARGIN,
+                         int(rng.integers(_NOISE_FIELDS)))
+    dy, dx = (int(v) for v in rng.integers(0, _NOISE_MARGIN, 2))
+    return field[dy:dy + shape[0], dx:dx + shape[1]]
+
+
+@lru_cache(maxsize=_NOISE_FIELDS)
+def _noise_field(height: int, width: int, index: int) -> np.ndarray:
+    field = np.random.default_rng([height, width, index]).standard_normal(
+        (height, width, 3), dtype=np.float32)
+    field.flags.writeable = False
+    return field
