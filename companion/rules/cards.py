@@ -92,9 +92,9 @@ def parse_card(text: str) -> Card:
     <Card.QUEEN: 'Q'>
     """
     if not isinstance(text, str):
-        raise CardError(f"card: {text!r} is not a card name")
+        raise CardError(f"{text!r} is not a card name")
     card = _ALIASES.get(text.strip().upper())
     if card is None:
         names = " ".join(card.value for card in Card)
-        raise CardError(f'card: "{text}" is not a Dog card (one of {names}, or 1/11 13 12 SWAP ?)')
+        raise CardError(f'"{text}" is not a Dog card (one of {names}, or 1/11 13 12 SWAP ?)')
     return card

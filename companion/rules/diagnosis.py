@@ -47,7 +47,10 @@ class Part(NamedTuple):
 
 
 def explain(before: Position, after: Position, card: Card, moves: Sequence[Move]) -> str:
-    """The reason sentence for an observed ``after`` that no legal move of ``card`` gives."""
+    """The reason sentence for an observed ``after`` that no legal move of ``card`` gives.
+
+    ``moves`` are the card's legal moves, the nearest to ``after`` first (used as examples).
+    """
     return _Diagnosis(before, after, card, moves).reason()
 
 

@@ -23,6 +23,9 @@ Victims = tuple[int, ...]
 SEVEN_POINTS = 7
 BACKWARD_STEPS = 4
 _LAST_HOME = HOME_FIELDS - 1
+_PACK_BITS = 7
+"""Bits per peg in a packed state key: codes run from -2 to track length + 3 < 2**7 - 2."""
+_PACK_OFFSET = 2
 
 
 class Work:
@@ -271,7 +274,14 @@ def _record(
 
 
 def _seven(work: Work, found: Found) -> None:
-    """Every result of every split of the 7 in every order (RULES.md section 5)."""
+    """Every result of every split of the 7 in every order (RULES.md section 5).
+
+    Depth-first over (points left, pegs moved). A state is keyed exactly by one int that packs
+    every peg's code into 7 bits (``_pack``), updated in O(1) per part, so a state reached before
+    (the same parts in another order) is skipped before anything is applied. A part that uses
+    all points left is a leaf: only a new final key is turned into a canonical state, and each
+    distinct final state is kept once, with the first sequence of parts that reached it.
+    """
     position = work.position
     layout = position.layout
     mover = position.turn
@@ -279,37 +289,94 @@ def _seven(work: Work, found: Found) -> None:
     partner = layout.partners[mover]
     partner_pegs = work.pegs_of(partner) if partner is not None else range(0)
     locs = work.locs
+    occ = work.occ
+    home = work.home
+    start = work.start
+    owner = work.owner
+    offsets = layout.offsets
+    spans = [(offsets[i], offsets[i + 1]) for i in range(layout.players)]
     track_len = work.track_len
-    seen: set[tuple[int, int, tuple[int, ...]]] = set()
-    finals: set[tuple[int, ...]] = set()
+    turn = position.turn
+    shift = [_PACK_BITS * peg for peg in range(len(locs))]
+    moved_shift = _PACK_BITS * len(locs)
+    points_shift = moved_shift + len(locs)
+    seen: set[int] = set()
+    finals: set[int] = set()
     done: list[RawPart] = []
 
-    def search(points: int, moved: int) -> None:
-        snapshot = tuple(locs)
-        if points == 0:
-            if snapshot not in finals:
-                finals.add(snapshot)
-                state = work.state()
-                if state not in found:
-                    result = Position(layout, state, position.turn)
-                    found[state] = Move(Card.SEVEN, Card.SEVEN, tuple(done), result)
-            return
-        key = (points, moved, snapshot)
-        if key in seen:
-            return
-        seen.add(key)
-        pegs = own if any(locs[peg] < track_len for peg in own) else partner_pegs
-        for peg in pegs:
-            if moved >> peg & 1 or locs[peg] == KENNEL:
-                continue
-            for steps, code, victims in work.forward(peg, points, seven=True):
-                part = work.step(peg, code, victims)
-                done.append(part)
-                search(points - steps, moved | 1 << peg)
-                done.pop()
-                work.undo(peg, part, victims)
+    def finish(peg: int, code: int, victims: Victims) -> None:
+        final = locs.copy()
+        final[peg] = code
+        for victim in victims:
+            final[victim] = KENNEL
+        state = tuple(tuple(sorted(final[a:b])) for a, b in spans)
+        if state not in found:
+            knocked = tuple((owner[victim], locs[victim]) for victim in victims)
+            last = RawPart(owner[peg], locs[peg], code, knocked)
+            result = Position(layout, state, turn)
+            found[state] = Move(Card.SEVEN, Card.SEVEN, (*done, last), result)
 
-    search(SEVEN_POINTS, 0)
+    def search(points: int, moved: int, packed: int) -> None:
+        pegs = own
+        for peg in own:
+            if locs[peg] < track_len:
+                break
+        else:
+            pegs = partner_pegs
+        for peg in pegs:
+            origin = locs[peg]
+            if moved >> peg & 1 or origin == KENNEL:
+                continue
+            player = owner[peg]
+            bit = 1 << peg
+            for steps, code, victims in work.forward(peg, points, seven=True):
+                child = packed + ((code - origin) << shift[peg])
+                for victim in victims:
+                    child += (KENNEL - locs[victim]) << shift[victim]
+                left = points - steps
+                if left == 0:
+                    if child not in finals:
+                        finals.add(child)
+                        finish(peg, code, victims)
+                    continue
+                key = child + ((moved | bit) << moved_shift) + (left << points_shift)
+                if key in seen:
+                    continue
+                seen.add(key)
+                # Apply the part in place: lift the peg, knock out victims, put the peg.
+                if origin >= track_len:
+                    home[player] &= ~(1 << (origin - track_len))
+                else:
+                    occ[start[peg] if origin == FRESH else origin] = -1
+                knocked = tuple((owner[victim], locs[victim]) for victim in victims)
+                for victim in victims:
+                    victim_code = locs[victim]
+                    occ[start[victim] if victim_code == FRESH else victim_code] = -1
+                    locs[victim] = KENNEL
+                locs[peg] = code
+                if code >= track_len:
+                    home[player] |= 1 << (code - track_len)
+                else:
+                    occ[code] = peg
+                done.append(RawPart(player, origin, code, knocked))
+                search(left, moved | bit, child)
+                done.pop()
+                # Undo it.
+                if code >= track_len:
+                    home[player] &= ~(1 << (code - track_len))
+                else:
+                    occ[code] = -1
+                for victim, (_, victim_code) in zip(victims, knocked, strict=True):
+                    locs[victim] = victim_code
+                    occ[start[victim] if victim_code == FRESH else victim_code] = victim
+                locs[peg] = origin
+                if origin >= track_len:
+                    home[player] |= 1 << (origin - track_len)
+                else:
+                    occ[start[peg] if origin == FRESH else origin] = peg
+
+    packed = sum((code + _PACK_OFFSET) << shift[peg] for peg, code in enumerate(locs))
+    search(SEVEN_POINTS, 0, packed)
 
 
 def _jack(work: Work, found: Found) -> None:

@@ -77,10 +77,11 @@ def check(before: Position, after: Position, card: Card) -> Verdict:
     for move in moves:
         if move.result.codes == target:
             return Verdict(True, card, move)
-    reason = explain(before, after, card, moves)
     if not moves:
-        return Verdict(False, card, reason=reason, playable=False)
-    return Verdict(False, card, reason=reason, nearest=nearest(moves, after))
+        return Verdict(False, card, reason=explain(before, after, card, moves), playable=False)
+    near = nearest(moves, after)
+    reason = explain(before, after, card, [n.move for n in near] + moves)
+    return Verdict(False, card, reason=reason, nearest=near)
 
 
 def nearest(moves: list[Move], after: Position, count: int = NEAREST_COUNT) -> tuple[Nearest, ...]:
