@@ -121,7 +121,7 @@ def best_move(
 def advantage(position: Position, team: Sequence[int]) -> float:
     """How far ``team``'s pegs have come, minus half of how far everybody else's have."""
     total = 0.0
-    for index in range(len(position.players)):
+    for index in range(position.layout.players):
         total += progress(position, index) * (1.0 if index in team else -0.5)
     return total
 
