@@ -88,7 +88,8 @@ class LedStrip(ABC):
         for index, color in frame.items():
             if not (isinstance(index, int) and 0 <= index < self.count):
                 raise ValueError(f"LED index {index!r} is outside the strip (0…{self.count - 1})")
-            if len(color) != 3 or not all(isinstance(v, int) and 0 <= v <= 255 for v in color):
+            if not (isinstance(color, tuple | list) and len(color) == 3
+                    and all(isinstance(v, int) and 0 <= v <= 255 for v in color)):
                 raise ValueError(f"LED {index}: colour {color!r} is not three integers 0…255")
             if tuple(color) != OFF:
                 checked[index] = (color[0], color[1], color[2])

@@ -6,6 +6,7 @@ pi5neo always sends green, red, blue; for an RGB strip the first two are swapped
 from __future__ import annotations
 
 import inspect
+import os
 from pathlib import Path
 
 from firmware_bridge.colors import Rgb
@@ -27,6 +28,10 @@ class Pi5Strip(LedStrip):
             raise LedBackendError(
                 f"{config.spi_device} does not exist: enable SPI "
                 "(dtparam=spi=on in /boot/firmware/config.txt, or raspi-config) and reboot")
+        if not os.access(config.spi_device, os.R_OK | os.W_OK):
+            raise LedBackendError(
+                f"no permission to use {config.spi_device}: add the service user to the "
+                "'spi' group (sudo usermod -aG spi USER) or run as root")
         library = import_library("pi5neo", INSTALL_HINT)
         options = inspect.signature(library.Pi5Neo).parameters
         extra = {"quiet_mode": True} if "quiet_mode" in options else {}

@@ -190,3 +190,14 @@ def test_pi5_works_with_the_older_pi5neo(model_file, monkeypatch, spi_device) ->
     with open_strip(config, led_count=2, model_path=path) as strip:
         strip.show()
         assert fakes.FakePi5Neo.instances[0].updates[-1][1] == "no-argument"
+
+
+def test_pi5_without_permission_on_the_spi_device(model_file, pi5neo, spi_device,
+                                                  monkeypatch) -> None:
+    from firmware_bridge.backends import pi5
+
+    monkeypatch.setattr(pi5.os, "access", lambda path, mode: False)
+    path = model_file("Raspberry Pi 5 Model B Rev 1.0")
+    with pytest.raises(LedBackendError, match="'spi' group"):
+        open_strip(LedConfig(backend="pi5", spi_device=spi_device), led_count=2, model_path=path)
+    assert fakes.FakePi5Neo.instances == []

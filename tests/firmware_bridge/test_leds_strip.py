@@ -35,7 +35,7 @@ def test_set_changes_one_led_of_the_pending_frame() -> None:
 
 
 @pytest.mark.parametrize("frame", [{8: (1, 1, 1)}, {-1: (1, 1, 1)}, {0: (256, 0, 0)},
-                                   {0: (1, 2)}, {0: (1.5, 0, 0)}])
+                                   {0: (1, 2)}, {0: (1.5, 0, 0)}, {0: 0xFF0000}])
 def test_bad_frame_is_refused_and_changes_nothing(frame: dict) -> None:
     strip = sim()
     strip.set_frame({3: (9, 9, 9)})
