@@ -116,7 +116,8 @@ def run_show(args: argparse.Namespace) -> int:
                 print("lit until Ctrl-C", file=sys.stderr, flush=True)
                 while True:
                     time.sleep(3600)
-            time.sleep(seconds)
+            else:
+                time.sleep(seconds)
         return 0
     except _BadInput as err:
         return _fail(2, err)
