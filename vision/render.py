@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from hw import BoardProfile
 
 COLOURS = tuple(MARBLE_BGR)
-BOARD_VARIANTS = 8
+BOARD_VARIANTS = 6
 TABLE_SHADOW_DEPTH = 0.5  # how dark the board's shadow on the table is
 HAND_SHADOW_DEPTH = 0.45  # how dark a hand's shadow on the board is
 _TABLE_BGR = ((38, 56, 84), (84, 86, 92), (150, 156, 160), (52, 78, 58), (30, 34, 40))
@@ -41,7 +41,7 @@ class RenderConditions:
     """How one frame is shot. The defaults are a clean, well-lit, top-down wooden board.
 
     Image: `width` x `height` pixels. Board: `material` ("wood" or "aluminium") and
-    `board_variant` (0…7, which piece of wood or metal: grain, tone, table under it).
+    `board_variant` (0…5, which piece of wood or metal: grain, tone, table under it).
     Camera: `camera_height_mm` above the board, `tilt_deg` away from looking straight down,
     `yaw_deg` turn about the vertical, its axis aimed at `aim_offset_mm` from the board centre,
     zoomed so the board spans `board_fill` of the frame's shorter side.

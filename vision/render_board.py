@@ -47,7 +47,7 @@ class BoardCanvas:
         return points @ self.from_board[:2, :2].T + self.from_board[:2, 2]
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=32)
 def board_canvas(profile: BoardProfile, material: str, variant: int,
                  px_per_mm: float) -> BoardCanvas:
     """The cached, read-only empty board of one material and texture variant."""
@@ -58,7 +58,7 @@ def board_canvas(profile: BoardProfile, material: str, variant: int,
     canvas = BoardCanvas(np.empty((height, width, 3), np.uint8), px_per_mm, profile.board_mm)
     surface = wood_texture if material == "wood" else aluminium_texture
     image = surface(rng, (height, width), px_per_mm)
-    image = _paint_decorations(image, canvas, profile)
+    _paint_decorations(image, canvas, profile)
     _drill_holes(image, canvas, profile, material)
     for marker in profile.markers:
         _stick_marker(image, canvas, marker)
@@ -103,9 +103,8 @@ def aluminium_texture(rng: np.random.Generator, shape: tuple[int, int],
     return np.clip(image, 0, 255).astype(np.uint8)
 
 
-def _paint_decorations(image: np.ndarray, canvas: BoardCanvas,
-                       profile: BoardProfile) -> np.ndarray:
-    """Seat colours printed near kennels, start and home fields, an engraved track line."""
+def _paint_decorations(image: np.ndarray, canvas: BoardCanvas, profile: BoardProfile) -> None:
+    """Print seat colours near kennels, start and home fields and engrave the track, in place."""
     paint = np.zeros(image.shape, np.float32)
     alpha = np.zeros(image.shape[:2], np.float32)
     s = canvas.px_per_mm
@@ -126,10 +125,11 @@ def _paint_decorations(image: np.ndarray, canvas: BoardCanvas,
             cv2.circle(alpha, centre, ring, 0.7, max(1, round(2.2 * s)), cv2.LINE_AA)
             cv2.circle(paint, centre, ring, colour, max(1, round(2.2 * s)), cv2.LINE_AA)
     _print_logo(paint, alpha, canvas)
-    grain = image.astype(np.float32) / image.reshape(-1, 3).mean(axis=0)
-    painted = paint * np.clip(grain, 0.7, 1.2)
-    a = alpha[..., None]
-    return np.clip(image * (1 - a) + painted * a, 0, 255).astype(np.uint8)
+    painted = alpha > 0
+    under = image[painted].astype(np.float32)
+    grain = np.clip(under / image[::8, ::8].reshape(-1, 3).mean(axis=0), 0.7, 1.2)
+    a = alpha[painted][:, None]
+    image[painted] = np.clip(under * (1 - a) + paint[painted] * grain * a, 0, 255)
 
 
 def _engrave_track(paint: np.ndarray, alpha: np.ndarray, canvas: BoardCanvas,

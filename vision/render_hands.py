@@ -21,48 +21,59 @@ def draw_hand(image: np.ndarray, camera: Camera, target_mm: np.ndarray,
 
     Returns the hand's coverage mask (float32, 0…1) in image pixels.
     """
-    height, width = image.shape[:2]
     outward = target_mm / max(np.linalg.norm(target_mm), 1.0)
     tip = camera.project(target_mm)[0]
     toward_player = camera.project(target_mm + outward * 10)[0] - tip
     along = toward_player / max(np.linalg.norm(toward_player), 1e-6)
     scale = camera.pixels_per_mm(tuple(target_mm)) * camera.position[2] / (
         camera.position[2] - HAND_HEIGHT_MM)
-    skin = np.zeros((height, width), np.uint8)
-    sleeve = np.zeros((height, width), np.uint8)
-    _hand_shape(skin, tip, along, scale, rng)
-    wrist = tip + along * 150 * scale
-    far = tip + along * 2.5 * (width + height)
-    _capsule(skin, wrist - along * 40 * scale, wrist + along * 170 * scale, 62 * scale)
-    _capsule(sleeve, wrist + along * 150 * scale, far, 105 * scale)
-    skin[sleeve > 0] = 0
-    coverage = _soften(np.maximum(skin, sleeve))
-    tone = np.array(_SKIN_BGR[rng.integers(len(_SKIN_BGR))], np.float32)
+    skin = np.array(_SKIN_BGR[rng.integers(len(_SKIN_BGR))], np.float32) * rng.uniform(0.9, 1.08)
     cloth = np.array(_SLEEVE_BGR[rng.integers(len(_SLEEVE_BGR))], np.float32)
-    _paint_rounded(image, skin, tone * rng.uniform(0.9, 1.08), 14 * scale)
-    _paint_rounded(image, sleeve, cloth, 40 * scale)
-    return coverage
+    coverage = np.zeros(image.shape[:2], np.uint8)
+    for part, colour, roundness in _arm_parts(image.shape[:2], tip, along, scale, rng, skin,
+                                              cloth):
+        _paint_rounded(image, part, colour, roundness)
+        np.maximum(coverage, part, out=coverage)
+    return _soften(coverage)
 
 
-def _hand_shape(mask: np.ndarray, tip: np.ndarray, along: np.ndarray, scale: float,
-                rng: np.random.Generator) -> None:
-    """Palm, thumb and fingers; a pointing hand stretches only its index finger."""
-    across = np.array([-along[1], along[0]]) * rng.choice([-1.0, 1.0])
+def _arm_parts(shape: tuple[int, int], tip: np.ndarray, along: np.ndarray, scale: float,
+               rng: np.random.Generator, skin: np.ndarray,
+               cloth: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, float]]:
+    """Masks of forearm, palm, fingers, thumb and sleeve, bottom to top, with colour and
+    roundness (px). The fingertips end near `tip`; a pointing hand stretches only its index."""
+    def part(draw) -> np.ndarray:
+        mask = np.zeros(shape, np.uint8)
+        draw(mask)
+        return mask
+
+    side = float(rng.choice([-1.0, 1.0]))
+    across = np.array([-along[1], along[0]]) * side
     palm = tip + along * 95 * scale
+    wrist = tip + along * 150 * scale
+    far = tip + along * 2.5 * sum(shape)
     angle = math.degrees(math.atan2(along[1], along[0]))
     axes = (round(52 * scale), round(44 * scale))
-    cv2.ellipse(mask, _pt(palm), axes, angle, 0, 360, 255, -1, cv2.LINE_AA)
+    parts = [
+        (part(lambda m: _capsule(m, wrist, wrist + along * 170 * scale, 62 * scale)), skin,
+         22 * scale),
+        (part(lambda m: cv2.ellipse(m, _pt(palm), axes, angle, 0, 360, 255, -1, cv2.LINE_AA)),
+         skin, 20 * scale),
+    ]
     pointing = rng.random() < 0.5
     for finger in range(4):
-        offset = (finger - 1.5) * 19 * scale
-        length = (80 if finger == 1 or not pointing else 32) * scale * rng.uniform(0.85, 1.1)
-        spread = np.radians((finger - 1.5) * rng.uniform(2, 8))
-        direction = _rotate(-along, spread)
-        base = palm + across * offset - along * 30 * scale
-        _capsule(mask, base, base + direction * length, 17 * scale)
-    thumb = palm + across * 42 * scale
-    _capsule(mask, thumb, thumb + _rotate(-along, 0.9) * 50 * scale + across * 15 * scale,
-             21 * scale)
+        length = (80 if finger == 1 or not pointing else 34) * scale * rng.uniform(0.85, 1.1)
+        direction = _rotate(-along, np.radians((finger - 1.5) * rng.uniform(2, 8)))
+        base = palm + across * (finger - 1.5) * 19 * scale - along * 30 * scale
+        end = base + direction * length
+        parts.append((part(lambda m, b=base, e=end: _capsule(m, b, e, 17 * scale)), skin,
+                      7 * scale))
+    thumb = palm + across * 40 * scale
+    thumb_end = thumb + _rotate(-along, 0.9 * side) * 48 * scale + across * 12 * scale
+    parts.append((part(lambda m: _capsule(m, thumb, thumb_end, 21 * scale)), skin, 9 * scale))
+    parts.append((part(lambda m: _capsule(m, wrist + along * 150 * scale, far, 105 * scale)),
+                  cloth, 40 * scale))
+    return parts
 
 
 def draw_card(image: np.ndarray, camera: Camera, centre_mm: np.ndarray, angle_deg: float,
@@ -134,7 +145,7 @@ def _paint_rounded(image: np.ndarray, mask: np.ndarray, colour: np.ndarray,
     window = (slice(max(y - 2, 0), y + h + 2), slice(max(x - 2, 0), x + w + 2))
     part = mask[window]
     inside = cv2.distanceTransform((part > 127).astype(np.uint8), cv2.DIST_L2, 3)
-    shade = 0.5 + 0.55 * np.sqrt(np.clip(inside / max(roundness_px, 1.0), 0, 1))
+    shade = 0.55 + 0.5 * np.sqrt(np.clip(inside / max(roundness_px, 1.0), 0, 1))
     painted = colour * shade[..., None]
     a = _soften(part)[..., None]
     image[window] = np.clip(image[window] * (1 - a) + painted * a, 0, 255).astype(np.uint8)

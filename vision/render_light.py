@@ -156,7 +156,7 @@ def _noise(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
     return field[dy:dy + shape[0], dx:dx + shape[1]]
 
 
-@lru_cache(maxsize=_NOISE_FIELDS)
+@lru_cache(maxsize=2 * _NOISE_FIELDS)
 def _noise_field(height: int, width: int, index: int) -> np.ndarray:
     field = np.random.default_rng([height, width, index]).standard_normal(
         (height, width, 3), dtype=np.float32)
