@@ -283,11 +283,8 @@ class Game:
 
     def fold(self, cards: Sequence[Card] | None = None, player: int | None = None) -> Fold:
         """A player who cannot move folds (team game: whole hand; else one card, after a
-        redraw). Full mode: ``cards`` default to what the rules prescribe for the hand."""
-        who = self._who(player)
-        if cards is None and self._hands is not None and self.team_game:
-            cards = self._hands[who]
-        return self._apply_fold(Fold(who, None if cards is None else tuple(cards)))
+        redraw). Full mode, team game: ``cards`` default to the whole hand."""
+        return self._apply_fold(Fold(self._who(player), None if cards is None else tuple(cards)))
 
     def apply(self, event: Event) -> Event:
         """Apply any event (as read from a record); return it as accepted."""
@@ -398,7 +395,7 @@ class Game:
         move = verdict.move
         self._take_cards(event.player, [event.card])
         self._redrawn = False
-        self._set_position(move.result)
+        self._position = move.result
         winners = self._position.winner()
         if winners is not None:
             self._winners = winners
@@ -423,7 +420,7 @@ class Game:
             if event.discard is None:
                 raise HandError("name the card to discard")
             self._require_cards(event.player, [event.discard])
-            self._require_unplayable(event.player)
+            self._require_unplayable(event.player, self._hands[event.player])
             deck = deck.copy()
             deck.discard([event.discard])
             drawn = deck.draw()
@@ -438,43 +435,42 @@ class Game:
     def _apply_fold(self, event: Fold) -> Fold:
         player = event.player
         self._require_turn(player, "fold")
+        cards = event.cards
+        if cards is None and self._hands is not None and self.team_game:
+            cards = tuple(self._hands[player])
         if self.team_game:
-            if event.cards is not None and len(event.cards) != self._counts[player]:
+            if cards is not None and len(cards) != self._counts[player]:
                 raise HandError(
                     f"a fold discards the whole hand: {self._counts[player]} cards, "
-                    f"not {len(event.cards)}"
+                    f"not {len(cards)}"
                 )
         elif not self._redrawn:
             raise FoldError(
                 f"player {player} must first discard one card and draw one (RULES.md section 8)"
             )
-        elif event.cards is not None and len(event.cards) != 1:
-            raise HandError(
-                f"after the redraw the player discards one card, not {len(event.cards)}"
-            )
-        if self._hands is not None and event.cards is None:
-            raise HandError("name the discarded cards")
-        if event.cards is not None:
-            self._require_cards(player, event.cards)
-            hand = self._hands[player] if self._hands is not None else event.cards
-            self._require_unplayable(player, hand)
-            self._take_cards(player, event.cards)
+        elif cards is not None and len(cards) != 1:
+            raise HandError(f"after the redraw the player discards one card, not {len(cards)}")
+        if self._hands is not None and cards is None:
+            raise HandError("name the discarded card")
+        if cards is not None:
+            self._require_cards(player, cards)
+            self._require_unplayable(player, cards if self._hands is None else self._hands[player])
+            self._take_cards(player, cards)
         else:
             self._counts[player] = 0 if self.team_game else self._counts[player] - 1
         if self.team_game:
             self._folded.add(player)
         self._redrawn = False
         self._pass_turn(player)
-        return self._accept(event)
+        return self._accept(Fold(player, cards))
 
     # -- helpers ----------------------------------------------------------------------------
 
     def _who(self, player: int | None) -> int:
         if player is not None:
             return player
-        if self._turn is None:
-            self._require(Phase.PLAY, "move")
-            raise PhaseError("nobody is to move")
+        self._require(Phase.PLAY, "move")
+        assert self._turn is not None  # during play somebody is always to move
         return self._turn
 
     def _require(self, phase: Phase, action: str) -> None:
@@ -510,15 +506,12 @@ class Game:
             names = ", ".join(_names(missing.elements()))
             raise HandError(f"player {player} does not hold {names}")
 
-    def _require_unplayable(self, player: int, hand: Sequence[Card] | None = None) -> None:
-        if hand is None:
-            assert self._hands is not None
-            hand = self._hands[player]
-        verdict = fold_check(self._position, hand)
-        if not verdict.justified:
-            assert verdict.move is not None
+    def _require_unplayable(self, player: int, hand: Sequence[Card]) -> None:
+        claim = fold_check(self._position, hand)
+        if not claim.justified:
+            assert claim.move is not None
             raise FoldError(
-                f"player {player} can play {verdict.playable} ({verdict.move.notation}): "
+                f"player {player} can play {claim.playable} ({claim.move.notation}): "
                 "a playable card must be played"
             )
 
@@ -544,10 +537,7 @@ class Game:
 
     def _set_turn(self, player: int) -> None:
         self._turn = player
-        self._set_position(self._position.with_turn(player))
-
-    def _set_position(self, position: Position) -> None:
-        self._position = position
+        self._position = self._position.with_turn(player)
 
     def _accept(self, event: EventT) -> EventT:
         self._events.append(event)
