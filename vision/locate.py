@@ -19,6 +19,7 @@ from hw import BoardProfile
 
 AGREEMENT_PX = 3.0  # visible markers farther than this from the last fit: something moved
 MAX_ERROR_PX = 4.0  # RMS reprojection error above which a fit is refused
+FRESH_FIT_MARKERS = 3  # two markers alone leave the homography poorly fixed
 SEARCH_MARGIN = 0.6  # tracked search window: marker size in px times (1 + 2 * margin)
 
 
@@ -83,26 +84,25 @@ def fit_homography(points_mm: np.ndarray, points_px: np.ndarray) -> tuple[np.nda
 class Locator:
     """Locates one board profile in successive frames of one camera."""
 
-    def __init__(self, profile: BoardProfile, *, min_markers: int = 2) -> None:
+    def __init__(self, profile: BoardProfile) -> None:
         self.profile = profile
-        self.min_markers = min_markers
         self._corners_mm = marker_corners_mm(profile)
         dictionary = cv2.aruco.getPredefinedDictionary(_dictionary_id(profile))
         parameters = cv2.aruco.DetectorParameters()
         parameters.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+        # Small, blurred markers: sample each cell with more pixels, correct more bits
+        # (a wrongly decoded id cannot pass the layout check of the fit).
+        parameters.perspectiveRemovePixelPerCell = 8
+        parameters.errorCorrectionRate = 1.0
         self._detector = cv2.aruco.ArucoDetector(dictionary, parameters)
-        # Around a known position the marker is large in its window: fewer threshold passes.
-        parameters.adaptiveThreshWinSizeMin = 13
-        parameters.adaptiveThreshWinSizeMax = 23
-        self._tracker = cv2.aruco.ArucoDetector(dictionary, parameters)
         self.last_fit: BoardFit | None = None
 
     def locate(self, image: np.ndarray) -> BoardFit:
         """Fit the board in ``image`` (BGR or grey); `LocateError` if that is impossible."""
         grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         found = self._detect_tracked(grey) if self.last_fit is not None else {}
-        if len(found) < min(3, len(self._corners_mm)):
-            found = self._detect(grey)
+        if len(found) < len(self._corners_mm):
+            found = {**self._detect(grey), **found}
         fit = self._fit(found)
         if not fit.reused:
             self.last_fit = fit
@@ -110,29 +110,54 @@ class Locator:
 
     def _fit(self, found: dict[int, np.ndarray]) -> BoardFit:
         seen = tuple(sorted(found))
-        total = len(self._corners_mm)
-        if len(found) >= min(3, total):
-            return self._fresh_fit(found)
         previous = self.last_fit
-        if previous is not None and found and self._agrees(previous, found):
-            return BoardFit(previous.homography, self._error(previous, found), seen, True)
-        if len(found) >= self.min_markers:
+        if len(found) >= min(FRESH_FIT_MARKERS, len(self._corners_mm)):
             return self._fresh_fit(found)
+        if previous is not None and found:
+            if self._error(previous, found) <= AGREEMENT_PX:
+                return BoardFit(previous.homography, self._error(previous, found), seen, True)
+            if len(found) >= 2:
+                return self._shifted_fit(previous, found)
+            raise LocateError(f"the board or camera moved and only marker {seen[0]} is visible: "
+                              f"need at least 2 to follow it, {FRESH_FIT_MARKERS} to fit anew")
         what = "no markers" if not found else f"only marker(s) {list(seen)}"
-        moved = " and the board or camera moved" if previous is not None and found else ""
-        raise LocateError(f"{what} of {sorted(self._corners_mm)} found{moved}: need at "
-                          f"least {self.min_markers} (hand over a marker, or markers outside "
-                          "the picture?)")
+        raise LocateError(f"{what} of {sorted(self._corners_mm)} found: need at least "
+                          f"{FRESH_FIT_MARKERS} (hand over a marker, markers outside the picture "
+                          "or too small?)")
 
     def _fresh_fit(self, found: dict[int, np.ndarray]) -> BoardFit:
+        fit = self._fit_markers(found)
+        if fit.error_px > MAX_ERROR_PX and len(found) > FRESH_FIT_MARKERS:
+            # One marker misread or moved: keep the best fit of the others.
+            fit = min((self._fit_markers({i: c for i, c in found.items() if i != left_out})
+                       for left_out in found), key=lambda candidate: candidate.error_px)
+        if fit.error_px > MAX_ERROR_PX:
+            raise LocateError(f"markers {list(fit.markers)} do not fit the {self.profile.name} "
+                              f"layout (reprojection error {fit.error_px:.1f} px): wrong board "
+                              "profile, or a marker stuck in the wrong place?")
+        return fit
+
+    def _fit_markers(self, found: dict[int, np.ndarray]) -> BoardFit:
         ids = sorted(found)
         points_mm = np.concatenate([self._corners_mm[i] for i in ids]).astype(np.float64)
         points_px = np.concatenate([found[i] for i in ids]).astype(np.float64)
         homography, error = fit_homography(points_mm, points_px)
+        return BoardFit(homography, error, tuple(ids))
+
+    def _shifted_fit(self, previous: BoardFit, found: dict[int, np.ndarray]) -> BoardFit:
+        """Follow a moved camera with two markers: the last fit, shifted, turned and scaled."""
+        ids = sorted(found)
+        before = previous.project(np.concatenate([self._corners_mm[i] for i in ids]))
+        after = np.concatenate([found[i] for i in ids]).astype(np.float64)
+        motion, _ = cv2.estimateAffinePartial2D(before, after, method=cv2.LMEDS)
+        if motion is None:
+            raise LocateError(f"the board or camera moved and markers {ids} cannot say where")
+        homography = np.vstack([motion, (0.0, 0.0, 1.0)]) @ previous.homography
+        fit = BoardFit(homography, 0.0, tuple(ids))
+        error = self._error(fit, found)
         if error > MAX_ERROR_PX:
-            raise LocateError(f"markers {ids} do not fit the {self.profile.name} layout "
-                              f"(reprojection error {error:.1f} px): wrong board profile, "
-                              "or a marker stuck in the wrong place?")
+            raise LocateError(f"the board or camera moved and markers {ids} alone cannot follow "
+                              f"it (error {error:.1f} px): uncover the markers")
         return BoardFit(homography, error, tuple(ids))
 
     def _error(self, fit: BoardFit, found: dict[int, np.ndarray]) -> float:
@@ -140,9 +165,6 @@ class Locator:
         projected = fit.project(np.concatenate([self._corners_mm[i] for i in ids]))
         detected = np.concatenate([found[i] for i in ids])
         return float(np.sqrt(np.mean(np.sum((projected - detected) ** 2, axis=1))))
-
-    def _agrees(self, fit: BoardFit, found: dict[int, np.ndarray]) -> bool:
-        return self._error(fit, found) <= AGREEMENT_PX
 
     def _detect(self, grey: np.ndarray) -> dict[int, np.ndarray]:
         corners, ids, _ = self._detector.detectMarkers(grey)
@@ -162,7 +184,7 @@ class Locator:
             if x1 - x0 < 8 or y1 - y0 < 8:
                 continue
             window = np.ascontiguousarray(grey[y0:y1, x0:x1])
-            window_corners, ids, _ = self._tracker.detectMarkers(window)
+            window_corners, ids, _ = self._detector.detectMarkers(window)
             found.update(self._keep_known(window_corners, ids, (x0, y0),
                                           only=marker_id))
         return found

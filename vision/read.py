@@ -32,7 +32,9 @@ from vision.occlusion import occluded_holes
 EMPTY = None
 UNKNOWN = "?"
 FEATURE_FLOOR = np.array([0.10, 0.10, 0.10, 0.10])  # least spread of a class, per feature
+MOTION_LIMIT = 0.2  # log colour change of a hole's centre between frames that means motion
 OUTLIER_DISTANCE = 6.0  # farther than this from every class: something unknown is there
+ABSENT_SEAT_DISTANCE = 0.3  # a kennel this close to the empty look holds no marbles
 PLAIN_NEIGHBOURS = 4
 _LOG_OFFSET = 4.0
 
@@ -102,6 +104,11 @@ class Prototypes:
     learnt: bool = False
 
 
+def _robust_spread(values: np.ndarray) -> np.ndarray:
+    """Standard deviation estimated from the median absolute deviation, per column."""
+    return 1.4826 * np.median(np.abs(values - np.median(values, axis=0)), axis=0)
+
+
 def learn_prototypes(profile: BoardProfile, features: HoleFeatures) -> Prototypes:
     """Learn seat colours and empty holes from a start-of-game frame.
 
@@ -113,8 +120,8 @@ def learn_prototypes(profile: BoardProfile, features: HoleFeatures) -> Prototype
     vectors = features.vectors(paint)
     kinds = [hole.kind for hole in profile.holes]
     empty = np.array([kind != "kennel" for kind in kinds])
-    empty_mean = vectors[empty].mean(axis=0)
-    empty_scale = np.sqrt(vectors[empty].var(axis=0) + FEATURE_FLOOR ** 2)
+    empty_mean = np.median(vectors[empty], axis=0)
+    empty_scale = np.hypot(_robust_spread(vectors[empty]), FEATURE_FLOOR)
     count = len(profile.holes)
     per_hole_empty = np.where(empty[:, None], vectors, empty_mean)
     names: list[str | None] = [EMPTY]
@@ -124,13 +131,13 @@ def learn_prototypes(profile: BoardProfile, features: HoleFeatures) -> Prototype
         if not kennel.any():
             continue
         colour = vectors[kennel]
-        if np.linalg.norm((colour.mean(axis=0) - empty_mean) / empty_scale) < OUTLIER_DISTANCE:
+        if np.linalg.norm(np.median(colour, axis=0) - empty_mean) < ABSENT_SEAT_DISTANCE:
             continue  # an empty kennel: nobody plays this seat
         if seat >= len(profile.default_colors):
             raise ReadError(f"board {profile.name}: no colour name for seat {seat}")
         names.append(profile.default_colors[seat])
-        means.append(np.broadcast_to(colour.mean(axis=0), (count, vectors.shape[1])))
-        scales.append(np.sqrt(colour.var(axis=0) + FEATURE_FLOOR ** 2))
+        means.append(np.broadcast_to(np.median(colour, axis=0), (count, vectors.shape[1])))
+        scales.append(np.hypot(_robust_spread(colour), FEATURE_FLOOR))
     if len(names) < 2:
         raise ReadError("reference frame: no kennel shows marbles; take the reference with "
                         "every marble in its kennel")
@@ -219,3 +226,9 @@ class BoardReader:
         board_confidence = float(confidence[visible].min()) if visible.any() else 0.0
         return HoleReading(holes, board_confidence, bool(hidden.any()), fit, confidence,
                            features)
+
+
+def frame_motion(previous: HoleReading, current: HoleReading) -> bool:
+    """True when the centre of any hole changed colour between two frames (something moving)."""
+    change = np.abs(current.features.centre - previous.features.centre).max(axis=1)
+    return bool((change > MOTION_LIMIT).any())

@@ -98,6 +98,8 @@ def read_image(path: str | Path) -> np.ndarray:
     """Read one image file as BGR uint8; `SourceError` naming the file if that fails."""
     import cv2
 
+    if not Path(path).is_file():
+        raise SourceError(f"{path}: no such file")
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if image is None:
         raise SourceError(f"{path}: not a readable image")

@@ -1,0 +1,49 @@
+"""Fixtures for the vision tests: board profiles and rendered frames (never a real camera)."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+import pytest
+
+from hw import BoardProfile, load_profile
+
+
+@pytest.fixture(scope="session")
+def brandi4() -> BoardProfile:
+    return load_profile("brandi-4")
+
+
+@pytest.fixture(scope="session")
+def brandi6() -> BoardProfile:
+    return load_profile("brandi-6")
+
+
+@cache
+def rendered_start(profile_name: str, material: str = "wood"):
+    """The start position under clean light, as a reference frame (cached per session)."""
+    from vision.render import RenderConditions, render, start_occupancy
+
+    profile = load_profile(profile_name)
+    return render(profile, start_occupancy(profile), RenderConditions(material=material), seed=1)
+
+
+def some_position(profile: BoardProfile, seed: int) -> dict[str, str | None]:
+    """A mid-game position: per seat a few marbles out of the kennel on track and home."""
+    rng = np.random.default_rng(seed)
+    occupancy: dict[str, str | None] = {hole.id: None for hole in profile.holes}
+    track = [hole.id for hole in profile.holes if hole.kind == "track"]
+    rng.shuffle(track)
+    for seat, colour in enumerate(profile.default_colors[:profile.seats]):
+        kennel = [h.id for h in profile.holes if h.kind == "kennel" and h.seat == seat]
+        home = [h.id for h in profile.holes if h.kind == "home" and h.seat == seat]
+        out = int(rng.integers(0, 5))
+        in_home = int(rng.integers(0, out + 1))
+        for hole_id in home[:in_home]:
+            occupancy[hole_id] = colour
+        for _ in range(out - in_home):
+            occupancy[track.pop()] = colour
+        for hole_id in kennel[:4 - out]:
+            occupancy[hole_id] = colour
+    return occupancy
