@@ -57,6 +57,12 @@ def hole_pixels(rendered: Rendered, profile, hole_id: str, radius_mm: float) -> 
     return rendered.image[mask > 0].astype(np.float32)
 
 
+def pixel(rendered: Rendered, x_mm: float, y_mm: float) -> tuple[int, int]:
+    """(row, column) of the pixel a board point lands on."""
+    x, y = apply_homography(rendered.homography, np.array([[x_mm, y_mm]]))[0]
+    return round(y), round(x)
+
+
 def test_default_frame_is_a_1280_by_960_bgr_image(brandi4):
     rendered = render(brandi4, {})
     assert rendered.image.shape == (960, 1280, 3)
@@ -134,6 +140,41 @@ def test_a_marble_looks_different_from_an_empty_hole(brandi6, colour):
     assert np.abs(full_px.mean(axis=0) - empty_px.mean(axis=0)).max() > 40
     elsewhere = hole_pixels(full, brandi6, "T9", 5.0)
     assert np.array_equal(elsewhere, hole_pixels(empty, brandi6, "T9", 5.0))
+
+
+@pytest.mark.parametrize(("tilt", "yaw"), [(0.0, 0.0), (15.0, 37.0), (20.0, 250.0)])
+def test_holes_and_marbles_sit_where_the_homography_says(brandi4, tilt, yaw):
+    # the lamp straight above keeps each drop shadow centred under its marble
+    cond = RenderConditions(width=800, height=600, tilt_deg=tilt, yaw_deg=yaw,
+                            light_elevation_deg=90.0)
+    occupancy = {"T8": "blue", "K2.0": "black", "H3.1": "white"}
+    empty = render(brandi4, {}, cond)
+    full = render(brandi4, occupancy, cond)
+    empty_gray = cv2.cvtColor(empty.image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    for hole in brandi4.holes:
+        inside = hole_pixels(empty, brandi4, hole.id, 2.5).mean()
+        around = np.mean([empty_gray[pixel(empty, hole.x + dx, hole.y + dy)]
+                          for dx, dy in ((9, 9), (-9, 9), (9, -9), (-9, -9))])
+        assert inside < around - 20, hole.id
+    changed = np.abs(cv2.cvtColor(full.image, cv2.COLOR_BGR2GRAY) - empty_gray) > 30
+    for hole_id in occupancy:
+        hole = brandi4.hole(hole_id)
+        row, col = pixel(full, hole.x, hole.y)
+        ys, xs = np.nonzero(changed[row - 20:row + 21, col - 20:col + 21])
+        offset = np.array([xs.mean() - 20, ys.mean() - 20])
+        assert np.linalg.norm(offset) < 4.0, hole_id
+
+
+def test_random_conditions_honour_the_hands_request():
+    rng = np.random.default_rng(9)
+    for _ in range(20):
+        assert random_conditions(rng, hands=True).hands >= 1
+        hidden = random_conditions(rng, hands=False)
+        assert hidden.hands == 0 and hidden.cards == 0
+        drawn = random_conditions(rng)
+        assert 0.3 <= drawn.light_level <= 1.35
+        assert 2700 <= drawn.color_temperature_k <= 6500
+        assert 0 <= drawn.tilt_deg <= 20 and drawn.material in ("wood", "aluminium")
 
 
 def test_start_occupancy_fills_each_kennel_with_its_seat_colour(brandi4):
