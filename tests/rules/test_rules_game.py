@@ -16,6 +16,7 @@ from companion.rules.deck import DECK_SIZE, FULL_DECK, Deck
 from companion.rules.game import (
     FoldError,
     Game,
+    GameError,
     GameOverError,
     HandError,
     IllegalMoveError,
@@ -43,7 +44,7 @@ def position(
     """A position from one string of peg locations per player, e.g. ``"K K T0* H1"``."""
     players = []
     for index, locations in enumerate(pegs):
-        player = {"color": COLORS[index], "pegs": locations.split()}
+        player: dict[str, object] = {"color": COLORS[index], "pegs": locations.split()}
         if seats:
             player["at"] = seats[index]
         players.append(player)
@@ -286,7 +287,7 @@ def test_s7_round_ends_when_every_hand_is_empty() -> None:
     assert game.phase is Phase.PLAY and game.turn == 0
     game.fold()
     assert game.counts == (0, 0, 0, 0)
-    assert game.phase is Phase.DEAL and game.turn is None
+    assert game.phase.value == "deal" and game.turn is None
 
 
 def test_s7_player_left_alone_plays_on() -> None:
@@ -435,8 +436,9 @@ def _with_next_card(start: Position, card: Card) -> Game:
     top = (*probe.setup.deck_top, card)
     game = Game(Setup(start, probe.setup.first_dealer, probe.setup.seed, top))
     game.deal()
-    assert probe.events[1].given is not None  # type: ignore[union-attr]
-    game.exchange(probe.events[1].given)  # type: ignore[union-attr]
+    exchange = probe.events[1]
+    assert isinstance(exchange, Exchange) and exchange.given is not None
+    game.exchange(exchange.given)
     assert game.deck is not None and game.deck.stack[0] is card
     return game
 
@@ -534,11 +536,20 @@ def test_events_after_the_game_ended_are_refused() -> None:
 
 
 def test_unknown_player_is_refused() -> None:
-    game = referee()
-    game.deal()
-    game.exchange()
-    with pytest.raises(TurnError, match="no player 7"):
-        game.fold(player=7)
+    for game in (referee(), Game(Setup.new(SWISS, seed=1))):
+        game.deal()
+        assert game.hands is None or len(game.hands) == 4
+        game.exchange(None if game.hands is None else [hand[0] for hand in game.hands])
+        for event in (game.fold, game.redraw):
+            with pytest.raises(TurnError, match="no player 7"):
+                event(player=7)
+
+
+def test_position_of_another_game_is_refused() -> None:
+    game = dealt(team_start(), *["A 2 3 4 5 6"] * 4)
+    schmidt = Position.initial(SCHMIDT, 4, COLORS[:4])
+    with pytest.raises(GameError, match=r"not of this game: after\.rules"):
+        game.play(Card.ACE, legal_moves(schmidt, Card.ACE)[0].result)
 
 
 def test_wrong_exchange_is_refused() -> None:

@@ -31,7 +31,9 @@ from companion.rules.selfplay import play_step, spread_seats
 COLORS = ("red", "yellow", "green", "blue", "white", "black")
 
 
-def live_game(rules: RuleSet, players: int, board: int, seed: int) -> tuple[Game, list[dict]]:
+def live_game(
+    rules: RuleSet, players: int, board: int, seed: int
+) -> tuple[Game, list[dict[str, object]]]:
     """A self-played game and its state after every event (index 0: before the first)."""
     game = Game(Setup.new(rules, board, COLORS[:players], spread_seats(players, board), seed=seed))
     rng = random.Random(seed)
