@@ -242,6 +242,12 @@ class _Diagnosis:
             )
             if player in allowed:
                 continue
+            landed = self.landed_on(player)
+            if landed is not None:
+                return (
+                    f"{self.peg(player, landed)} was landed on and must go back to its kennel:"
+                    " a peg landing on an occupied field knocks out its occupant (§4)"
+                )
             whose = self.owner_phrase(self.controlled) if self.controlled is not None else ""
             if self.controlled == self.mover and player == self.layout.partners[self.mover]:
                 return (
@@ -252,6 +258,19 @@ class _Diagnosis:
                 f"{self.color(player)}'s peg moved ({change}), but {self.the_card()} moves only"
                 f" {whose} (§2)"
             )
+        return None
+
+    def landed_on(self, player: int) -> int | None:
+        """A location ``player`` left on which a controlled peg arrived, if any."""
+        arrived_fields = {
+            self.field(other, code)
+            for other in self.moving_players()
+            for code in self.arrived[other]
+            if code != KENNEL
+        }
+        for code in self.left[player]:
+            if code != KENNEL and self.field(player, code) in arrived_fields:
+                return code
         return None
 
     # -- routes --------------------------------------------------------------------------------

@@ -1,0 +1,215 @@
+"""The referee's check (RULES.md section 10): verdicts, reasons and nearest legal results."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.rules import Card, PositionError, check, legal_moves
+from tests.rules.conftest import make
+
+EMPTY = "K K K K"
+
+
+def test_s10_a_legal_result_is_named_by_its_move() -> None:
+    before = make(["K K T3 T20", "T21 K K K", EMPTY, "T22 K K K"])
+    after = make(["K K T8 T22", EMPTY, EMPTY, EMPTY], turn=1)
+    verdict = check(before, after, Card.SEVEN)
+    assert verdict.legal
+    assert verdict.move is not None
+    assert verdict.move.notation == "7: red T3→T8, red T20→T22 ×yellow@T21 ×blue@T22"
+    assert verdict.to_json() == {"legal": True, "move": verdict.move.notation}
+
+
+def test_s10_joker_verdict_names_the_card_it_acted_as() -> None:
+    before = make(["K K K T3", EMPTY, EMPTY, EMPTY])
+    verdict = check(before, make(["K K K T8", EMPTY, EMPTY, EMPTY]), Card.JOKER)
+    assert verdict.legal and verdict.move is not None
+    assert verdict.move.notation == "JOKER as 5: red T3→T8"
+
+
+def test_s10_wrong_distance() -> None:
+    before = make(["K K T3 T20", EMPTY, EMPTY, EMPTY])
+    verdict = check(before, make(["K K T3 T26", EMPTY, EMPTY, EMPTY]), Card.FIVE)
+    assert not verdict.legal
+    assert verdict.reason == (
+        "red moved T20→T26: that is 6 fields forward, but the 5 moves exactly 5 (§2, §4)"
+    )
+    assert verdict.nearest[0].move.notation == "5: red T20→T25"
+    assert verdict.nearest[0].differences == ("red: T26 observed, T25 expected",)
+
+
+def test_s10_s5_peg_passed_by_the_seven_left_standing() -> None:
+    before = make(["K K T3 T20", EMPTY, EMPTY, "T22 K K K"])
+    verdict = check(before, make(["K K T3 T27", EMPTY, EMPTY, "T22 K K K"]), Card.SEVEN)
+    assert verdict.reason is not None
+    assert verdict.reason.startswith("blue at T22 was passed by the 7 and must go back to its"
+                                     " kennel")
+    assert verdict.nearest[0].differences == ("blue: T22 observed, K expected",)
+    as_json = verdict.to_json()
+    assert as_json["legal"] is False
+    assert as_json["nearest"][0]["notation"] == "7: red T20→T27 ×blue@T22"
+
+
+def test_s10_s4_landed_on_peg_put_aside_instead_of_into_its_kennel() -> None:
+    before = make(["K K K T10", "T15 K K K", EMPTY, EMPTY])
+    verdict = check(before, make(["K K K T15", "T16 K K K", EMPTY, EMPTY]), Card.FIVE)
+    assert verdict.reason is not None
+    assert verdict.reason.startswith("yellow at T15 was landed on and must go back to its kennel")
+
+
+def test_s10_s4_only_the_seven_knocks_out_passed_pegs() -> None:
+    before = make(["K K K T10", "T12 K K K", EMPTY, EMPTY])
+    verdict = check(before, make(["K K K T15", EMPTY, EMPTY, EMPTY]), Card.FIVE)
+    assert verdict.reason == (
+        "yellow at T12 was only passed and must stay: only the 7 knocks out the pegs it passes"
+        " (§4)"
+    )
+
+
+def test_s10_s3_passing_a_protected_peg() -> None:
+    before = make(["K K K T10", "T16* K K K", EMPTY, EMPTY])
+    verdict = check(before, make(["K K K T20", "T16* K K K", EMPTY, EMPTY]), Card.TEN)
+    assert verdict.reason is not None
+    assert verdict.reason == (
+        "the 10 cannot be played by red: T10 is blocked by yellow's fresh peg on T16, which"
+        " cannot be passed (§3)"
+    )
+    assert not verdict.playable and verdict.nearest == ()
+
+
+def test_s10_s3_passing_a_protected_peg_with_a_playable_card() -> None:
+    before = make(["K K T40 T10", "T16* K K K", EMPTY, EMPTY])
+    verdict = check(before, make(["K K T40 T17", "T16* K K K", EMPTY, EMPTY]), Card.SEVEN)
+    assert verdict.reason is not None
+    assert "yellow's fresh peg on T16 blocks: it cannot be passed" in verdict.reason
+    assert verdict.nearest
+
+
+def test_s10_s4_fresh_peg_entering_home_swiss() -> None:
+    before = make(["K K K T0*", EMPTY, EMPTY, EMPTY])
+    verdict = check(before, make(["K K K H2", EMPTY, EMPTY, EMPTY]), Card.THREE)
+    assert verdict.reason == (
+        "red's fresh peg on T0 may not enter its home before it has moved: the start must be"
+        " touched twice (home_entry not_fresh, §4)"
+    )
+
+
+def test_s10_s4_entering_home_from_the_start_field_schmidt() -> None:
+    before = make(["K K K T0", EMPTY, EMPTY, EMPTY], rules="schmidt")
+    verdict = check(before, make(["K K K H2", EMPTY, EMPTY, EMPTY], rules="schmidt"), Card.THREE)
+    assert verdict.reason is not None
+    assert "must come from behind" in verdict.reason and "T0" in verdict.reason
+
+
+def test_s10_s4_passing_inside_home() -> None:
+    before = make(["K K H1 T62", EMPTY, EMPTY, EMPTY])
+    verdict = check(before, make(["K K H1 H2", EMPTY, EMPTY, EMPTY]), Card.FIVE)
+    assert verdict.reason == "red's peg on H1 cannot be passed inside the home (§4)"
+
+
+def test_s10_s4_four_backward_into_home() -> None:
+    before = make(["K K K T2", EMPTY, EMPTY, EMPTY])
+    verdict = check(before, make(["K K K H1", EMPTY, EMPTY, EMPTY]), Card.FOUR)
+    assert verdict.reason is not None
+    assert "a 4 backward never enters the home" in verdict.reason
+
+
+def test_s10_s6_wrong_jack_partner() -> None:
+    before = make(["K K K T5", "T20 K K K", EMPTY, "T40 K K K"])
+    verdict = check(before, make(["K K K T5", "T40 K K K", EMPTY, "T20 K K K"]), Card.JACK)
+    assert verdict.reason is not None
+    assert verdict.reason.startswith("wrong Jack partner: yellow at T20 and blue at T40")
+
+
+def test_s10_s6_swapping_a_protected_peg() -> None:
+    before = make(["K K K T5", "T16* K K K", EMPTY, "T40 K K K"])
+    verdict = check(before, make(["K K K T16", "T5 K K K", EMPTY, "T40 K K K"]), Card.JACK)
+    assert verdict.reason is not None
+    assert "protected" in verdict.reason and "T16" in verdict.reason
+
+
+def test_s10_s6_jack_not_swapped_although_possible() -> None:
+    before = make(["K K K T5", "T20 K K K", EMPTY, EMPTY])
+    verdict = check(before, before, Card.JACK)
+    assert verdict.reason is not None
+    assert verdict.reason.startswith("nothing moved, but a swap is possible (J: red T5↔yellow T20)")
+
+
+def test_s10_s6_jack_without_effect_is_legal() -> None:
+    before = make(["K K K T5", "T16* K K K", EMPTY, EMPTY])
+    verdict = check(before, before.with_turn(1), Card.JACK)
+    assert verdict.legal and verdict.move is not None
+    assert verdict.move.notation == "J: no effect"
+
+
+def test_s10_card_that_cannot_be_played_at_all() -> None:
+    before = make([EMPTY, "T20 K K K", EMPTY, EMPTY])
+    verdict = check(before, make(["K K K T5", "T20 K K K", EMPTY, EMPTY]), Card.FIVE)
+    assert not verdict.legal and not verdict.playable
+    assert verdict.nearest == ()
+    assert verdict.reason is not None
+    assert "the 5 cannot be played by red" in verdict.reason
+    assert "only the A, the K and the Joker start a peg" in verdict.reason
+
+
+def test_s10_pegs_of_another_player_moved() -> None:
+    before = make(["K K K T5", "T20 K K K", EMPTY, EMPTY])
+    verdict = check(before, make(["K K K T5", "T25 K K K", EMPTY, EMPTY]), Card.FIVE)
+    assert verdict.reason == (
+        "yellow's peg moved (yellow T20→T25), but the 5 moves only red's own pegs (§2)"
+    )
+
+
+def test_s10_partner_pegs_moved_too_early() -> None:
+    before = make(["K K K T5", EMPTY, "T20 K K K", EMPTY])
+    verdict = check(before, make(["K K K T5", EMPTY, "T25 K K K", EMPTY]), Card.FIVE)
+    assert verdict.reason is not None
+    assert "only once all own pegs are home (§7)" in verdict.reason
+
+
+def test_s10_start_with_a_card_that_cannot_start() -> None:
+    before = make(["K K K T30", EMPTY, EMPTY, EMPTY])
+    verdict = check(before, make(["K K T0* T30", EMPTY, EMPTY, EMPTY]), Card.FIVE)
+    assert verdict.reason == (
+        "red started a peg with the 5, but only the A, the K and the Joker move a peg from the"
+        " kennel onto its start field (§3)"
+    )
+
+
+def test_s10_seven_not_fully_used() -> None:
+    before = make(["K K T3 T20", EMPTY, EMPTY, EMPTY])
+    verdict = check(before, make(["K K T5 T24", EMPTY, EMPTY, EMPTY]), Card.SEVEN)
+    assert verdict.reason is not None
+    assert verdict.reason.startswith("the parts of the 7 add up to 6 fields")
+
+
+def test_s10_several_pegs_moved_with_one_card() -> None:
+    before = make(["K K T3 T20", EMPTY, EMPTY, EMPTY])
+    verdict = check(before, make(["K K T5 T23", EMPTY, EMPTY, EMPTY]), Card.FIVE)
+    assert verdict.reason is not None
+    assert "only the 7 may be split over several pegs (§5)" in verdict.reason
+
+
+def test_s10_nearest_results_are_sorted_best_first() -> None:
+    before = make(["K K T3 T20", EMPTY, EMPTY, EMPTY])
+    verdict = check(before, make(["K K T3 T28", EMPTY, EMPTY, EMPTY]), Card.SEVEN)
+    assert not verdict.legal
+    assert verdict.nearest[0].differences == ("red: T28 observed, T27 expected",)
+    counts = [len(n.differences) for n in verdict.nearest]
+    assert counts == sorted(counts)
+
+
+def test_s10_positions_of_different_games_are_refused() -> None:
+    before = make(["K K K T5", EMPTY, EMPTY, EMPTY])
+    with pytest.raises(PositionError, match="rules"):
+        check(before, make(["K K K T5", EMPTY, EMPTY, EMPTY], rules="schmidt"), Card.FIVE)
+    with pytest.raises(PositionError, match="board"):
+        check(before, make(["K K K T5", EMPTY, EMPTY, EMPTY, EMPTY, EMPTY]), Card.FIVE)
+    with pytest.raises(PositionError, match=r"after\.players\[1\]\.at"):
+        check(before, make(["K K K T5", EMPTY, EMPTY, EMPTY], seats=[0, 3, 2, 1]), Card.FIVE)
+
+
+def test_s10_the_turn_of_the_observed_position_is_ignored() -> None:
+    before = make(["K K K T3", EMPTY, EMPTY, EMPTY])
+    (move,) = legal_moves(before, Card.FIVE)
+    assert check(before, move.result.with_turn(2), Card.FIVE).legal
