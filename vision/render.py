@@ -210,8 +210,9 @@ def _place_marbles(board: np.ndarray, to_canvas: Callable[[np.ndarray], np.ndarr
     radius = round(profile.marble_diameter_mm / 2 * scale * 4) / 4
     lamp = (round(cond.light_azimuth_deg) % 360, round(cond.light_elevation_deg))
     glare = round(cond.glare_strength, 1)
-    for (_, colour), centre in zip(placed, seen, strict=True):
-        draw_marble(board, centre, colour, radius, lamp, glare, shadow_offset)
+    tones = rng.normal(1.0, 0.04, (len(placed), 3)).astype(np.float32)
+    for (_, colour), centre, tone in zip(placed, seen, tones, strict=True):
+        draw_marble(board, centre, colour, radius, lamp, glare, shadow_offset, tone)
 
 
 @lru_cache(maxsize=8)

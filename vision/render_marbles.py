@@ -80,15 +80,19 @@ def _disc_coordinates(radius_px: float) -> tuple[np.ndarray, np.ndarray, np.ndar
 
 
 def draw_marble(canvas: np.ndarray, centre_px: np.ndarray, colour: str, radius_px: float,
-                light: tuple[int, int], glare: float, shadow_offset_px: np.ndarray) -> None:
-    """Draw one marble and its drop shadow into a uint8 BGR canvas, in place."""
+                light: tuple[int, int], glare: float, shadow_offset_px: np.ndarray,
+                tone: np.ndarray) -> None:
+    """Draw one marble and its drop shadow into a uint8 BGR canvas, in place.
+
+    `tone` (BGR factors near 1) makes this marble's glass a little unlike its siblings'.
+    """
     shadow = shadow_sprite(radius_px, radius_px * 0.35)[..., None]
     tint = 1 - shadow
     if colour in ("red", "yellow", "green", "blue"):
         tint = tint + shadow * 0.6 * (np.array(MARBLE_BGR[colour], np.float32) / 255)
     _apply(canvas, centre_px + shadow_offset_px, tint, lambda patch, t: patch * t)
     image, alpha = marble_sprite(colour, radius_px, light[0], light[1], glare)
-    sprite = np.dstack([image, alpha])
+    sprite = np.dstack([image * tone, alpha])
     _apply(canvas, centre_px, sprite,
            lambda patch, s: patch * (1 - s[..., 3:]) + s[..., :3] * s[..., 3:])
 
