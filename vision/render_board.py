@@ -6,6 +6,7 @@ the cached canvas, adds the marbles and warps it into the camera's view.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -23,6 +24,7 @@ PAINT_BGR = {
     "blue": (176, 96, 36), "white": (236, 238, 238), "black": (38, 36, 36),
 }
 _HOLE_LIGHT = np.array([-0.35, 0.45, 0.82])  # fixed lamp direction baked into the hole shading
+_LOGO_BGR = (40, 60, 90)
 _QUIET_ZONE_MODULES = 1.5  # white paper around a marker, in marker modules
 
 
@@ -147,7 +149,9 @@ def _print_logo(paint: np.ndarray, alpha: np.ndarray, canvas: BoardCanvas) -> No
     h, w = alpha.shape
     centre = (w // 2, h // 2)
     radius = round(min(w, h) * 0.09)
-    cv2.circle(alpha, centre, radius, 0.3, max(1, round(1.5 * canvas.px_per_mm)), cv2.LINE_AA)
+    line = max(1, round(1.5 * canvas.px_per_mm))
+    cv2.circle(alpha, centre, radius, 0.3, line, cv2.LINE_AA)
+    cv2.circle(paint, centre, radius, _LOGO_BGR, line, cv2.LINE_AA)
     scale = radius / 40
     (tw, th), _ = cv2.getTextSize("DOG", cv2.FONT_HERSHEY_TRIPLEX, scale, 2)
     origin = (centre[0] - tw // 2, centre[1] + th // 2)
@@ -156,7 +160,7 @@ def _print_logo(paint: np.ndarray, alpha: np.ndarray, canvas: BoardCanvas) -> No
                 cv2.LINE_AA)
     inked = text > 0
     alpha[inked] = text[inked] * (0.3 / 255)
-    paint[inked] = (40, 60, 90)
+    paint[inked] = _LOGO_BGR
 
 
 def _drill_holes(image: np.ndarray, canvas: BoardCanvas, profile: BoardProfile,
@@ -164,12 +168,25 @@ def _drill_holes(image: np.ndarray, canvas: BoardCanvas, profile: BoardProfile,
     """Darken every hole like a shallow drilled dimple lit by the room lamp."""
     radius = profile.hole_diameter_mm / 2 * canvas.px_per_mm
     half = int(np.ceil(radius + 3))
-    for (cx, cy) in canvas.to_canvas(np.array([(h.x, h.y) for h in profile.holes])):
-        x0, y0 = round(cx) - half, round(cy) - half
-        factor = hole_shading(radius, (cx - x0, cy - y0), 2 * half + 1, material)
-        patch = image[y0:y0 + 2 * half + 1, x0:x0 + 2 * half + 1].astype(np.float32)
-        patch *= factor
-        image[y0:y0 + 2 * half + 1, x0:x0 + 2 * half + 1] = np.clip(patch, 0, 255)
+    for centre in canvas.to_canvas(np.array([(h.x, h.y) for h in profile.holes])):
+        offset = centre - np.round(centre) + half
+        factor = hole_shading(radius, (offset[0], offset[1]), 2 * half + 1, material)
+        apply_sprite(image, centre, factor, lambda patch, f: patch * f)
+
+
+def apply_sprite(canvas: np.ndarray, centre_px: np.ndarray, sprite: np.ndarray,
+                 combine: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> None:
+    """Replace the uint8 canvas patch under an odd-sized square `sprite` centred at
+    `centre_px` by `combine(patch as float32, sprite)`; what falls off the canvas is dropped."""
+    size = sprite.shape[0]
+    x0, y0 = (round(float(c)) - size // 2 for c in centre_px)
+    cx0, cy0 = max(x0, 0), max(y0, 0)
+    cx1, cy1 = min(x0 + size, canvas.shape[1]), min(y0 + size, canvas.shape[0])
+    if cx0 >= cx1 or cy0 >= cy1:
+        return
+    patch = canvas[cy0:cy1, cx0:cx1].astype(np.float32)
+    part = sprite[cy0 - y0:cy1 - y0, cx0 - x0:cx1 - x0]
+    canvas[cy0:cy1, cx0:cx1] = np.clip(combine(patch, part), 0, 255).astype(np.uint8)
 
 
 def hole_shading(radius: float, centre: tuple[float, float], size: int,

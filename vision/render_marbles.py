@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import lru_cache
 
 import numpy as np
+
+from vision.render_board import apply_sprite
 
 # Body colour of each marble, BGR, as the glass looks over a light board in white light.
 MARBLE_BGR = {
@@ -90,25 +91,8 @@ def draw_marble(canvas: np.ndarray, centre_px: np.ndarray, colour: str, radius_p
     tint = 1 - shadow
     if colour in ("red", "yellow", "green", "blue"):
         tint = tint + shadow * 0.6 * (np.array(MARBLE_BGR[colour], np.float32) / 255)
-    _apply(canvas, centre_px + shadow_offset_px, tint, lambda patch, t: patch * t)
+    apply_sprite(canvas, centre_px + shadow_offset_px, tint, lambda patch, t: patch * t)
     image, alpha = marble_sprite(colour, radius_px, light[0], light[1], glare)
     sprite = np.dstack([image * tone, alpha])
-    _apply(canvas, centre_px, sprite,
+    apply_sprite(canvas, centre_px, sprite,
            lambda patch, s: patch * (1 - s[..., 3:]) + s[..., :3] * s[..., 3:])
-
-
-def _apply(canvas: np.ndarray, centre_px: np.ndarray, sprite: np.ndarray,
-           combine: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> None:
-    """Replace the canvas patch under `sprite` (centred at `centre_px`) by `combine(patch, sprite)`.
-
-    The part of the sprite outside the canvas is dropped.
-    """
-    size = sprite.shape[0]
-    x0, y0 = (round(float(c)) - size // 2 for c in centre_px)
-    cx0, cy0 = max(x0, 0), max(y0, 0)
-    cx1, cy1 = min(x0 + size, canvas.shape[1]), min(y0 + size, canvas.shape[0])
-    if cx0 >= cx1 or cy0 >= cy1:
-        return
-    patch = canvas[cy0:cy1, cx0:cx1].astype(np.float32)
-    part = sprite[cy0 - y0:cy1 - y0, cx0 - x0:cx1 - x0]
-    canvas[cy0:cy1, cx0:cx1] = np.clip(combine(patch, part), 0, 255).astype(np.uint8)
