@@ -78,8 +78,7 @@ def test_turn_counts_for_equality_but_not_for_same_locations() -> None:
         (with_pegs(1, ["T7", "T19", "T99", "K"]),
          'players[1].pegs[2]: "T99" is off the 64-field track'),
         (with_pegs(1, ["T7", "T33", "K", "K"]),
-         'players[1].pegs[1]: "T33" is already taken by players[3].pegs[0] (blue)'
-         if False else 'is already taken by'),
+         'players[3].pegs[0]: "T33" is already taken by players[1].pegs[1] (yellow)'),
         (with_pegs(1, ["T7", "T18*", "K", "K"]),
          'players[1].pegs[1]: "T18*": only a peg on its own start field T16 can be fresh (*)'),
         (with_pegs(0, ["K", "K", "T0*", "H4"]),
