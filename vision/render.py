@@ -22,7 +22,7 @@ from vision.render_board import MATERIALS, board_canvas, smooth_noise
 from vision.render_camera import Camera, pose_camera
 from vision.render_hands import cast_shadow, draw_card, draw_hand, occluded_holes
 from vision.render_light import Glare, Lighting, develop, light_field
-from vision.render_marbles import MARBLE_BGR, MARBLE_CENTRE_HEIGHT_MM, draw_marble, light_vector
+from vision.render_marbles import MARBLE_BGR, draw_marble, light_vector, resting_height_mm
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
@@ -203,16 +203,15 @@ def _place_marbles(board: np.ndarray, to_canvas: Callable[[np.ndarray], np.ndarr
     angle = rng.uniform(0, 2 * np.pi, len(placed))
     reach = cond.marble_offset_mm * np.sqrt(rng.random(len(placed)))
     centres += np.c_[np.cos(angle), np.sin(angle)] * reach[:, None]
-    seen = to_canvas(camera.project_raised(centres, MARBLE_CENTRE_HEIGHT_MM))
-    light = light_vector(cond.light_azimuth_deg, cond.light_elevation_deg)
-    drop = -light[:2] / max(light[2], 0.2) * MARBLE_CENTRE_HEIGHT_MM * scale
-    shadow_offset = np.array([drop[0], -drop[1]])
+    height = resting_height_mm(profile.marble_diameter_mm, profile.hole_diameter_mm)
+    seen = to_canvas(camera.project_raised(centres, height))
     radius = round(profile.marble_diameter_mm / 2 * scale * 4) / 4
+    height_px = round(height * scale * 4) / 4
     lamp = (round(cond.light_azimuth_deg) % 360, round(cond.light_elevation_deg))
     glare = round(cond.glare_strength, 1)
     tones = rng.normal(1.0, 0.04, (len(placed), 3)).astype(np.float32)
     for (_, colour), centre, tone in zip(placed, seen, tones, strict=True):
-        draw_marble(board, centre, colour, radius, lamp, glare, shadow_offset, tone)
+        draw_marble(board, centre, colour, radius, height_px, lamp, glare, tone)
 
 
 @lru_cache(maxsize=8)

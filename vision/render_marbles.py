@@ -13,7 +13,11 @@ MARBLE_BGR = {
     "red": (38, 34, 196), "yellow": (24, 196, 240), "green": (60, 168, 36),
     "blue": (196, 92, 22), "white": (232, 234, 234), "black": (26, 24, 24),
 }
-MARBLE_CENTRE_HEIGHT_MM = 3.9  # a 16 mm sphere resting on the rim of a 14 mm hole
+
+
+def resting_height_mm(marble_diameter_mm: float, hole_diameter_mm: float) -> float:
+    """Height above the board of the centre of a marble resting on a hole's rim."""
+    return float(np.sqrt(max((marble_diameter_mm / 2) ** 2 - (hole_diameter_mm / 2) ** 2, 0.0)))
 
 
 def light_vector(azimuth_deg: float, elevation_deg: float) -> np.ndarray:
@@ -63,12 +67,25 @@ def _body(colour: str, x: np.ndarray, y: np.ndarray, z: np.ndarray, r: np.ndarra
     return body * (1 - 0.55 * glow[..., None]) + bright * (0.55 * glow[..., None])
 
 
-@lru_cache(maxsize=16)
-def shadow_sprite(radius_px: float, softness_px: float) -> np.ndarray:
-    """Darkening (0 none … 1 black) of a marble's soft drop shadow, centred in its square."""
-    _, _, r = _disc_coordinates(radius_px * 1.5)
-    distance = r * radius_px * 1.5
-    edge = np.clip((radius_px - distance) / max(softness_px, 0.5) + 0.5, 0, 1)
+@lru_cache(maxsize=64)
+def shadow_sprite(radius_px: float, height_px: float, azimuth_deg: int,
+                  elevation_deg: int) -> np.ndarray:
+    """Darkening (0 none … 1 black) a marble casts on the board, centred on the marble.
+
+    A sphere `height_px` above the board throws an ellipse stretched away from the lamp by
+    1 / sin(elevation), its centre shifted by height / tan(elevation); the edge is soft.
+    """
+    light = light_vector(azimuth_deg, elevation_deg)
+    stretch = 1 / max(light[2], 0.3)
+    shift = height_px * np.sqrt(stretch ** 2 - 1)
+    reach = (radius_px * stretch + shift) / radius_px + 0.3
+    x, y, _ = _disc_coordinates(radius_px * reach)
+    x, y = x * reach * radius_px, y * reach * radius_px
+    away = -light[:2] / max(np.linalg.norm(light[:2]), 1e-6)
+    along = x * away[0] + y * away[1] - shift
+    across = -x * away[1] + y * away[0]
+    distance = np.sqrt((along / stretch) ** 2 + across ** 2)
+    edge = np.clip((radius_px - distance) / (0.45 * radius_px) + 0.5, 0, 1)
     return (0.5 * edge).astype(np.float32)
 
 
@@ -81,17 +98,19 @@ def _disc_coordinates(radius_px: float) -> tuple[np.ndarray, np.ndarray, np.ndar
 
 
 def draw_marble(canvas: np.ndarray, centre_px: np.ndarray, colour: str, radius_px: float,
-                light: tuple[int, int], glare: float, shadow_offset_px: np.ndarray,
+                height_px: float, light: tuple[int, int], glare: float,
                 tone: np.ndarray) -> None:
-    """Draw one marble and its drop shadow into a uint8 BGR canvas, in place.
+    """Draw one marble, its centre `height_px` above the board, and its drop shadow into a
+    uint8 BGR canvas, in place.
 
+    `light` is the lamp's (azimuth, elevation) in whole degrees, `glare` scales the highlight,
     `tone` (BGR factors near 1) makes this marble's glass a little unlike its siblings'.
     """
-    shadow = shadow_sprite(radius_px, radius_px * 0.35)[..., None]
+    shadow = shadow_sprite(radius_px, height_px, light[0], light[1])[..., None]
     tint = 1 - shadow
     if colour in ("red", "yellow", "green", "blue"):
         tint = tint + shadow * 0.6 * (np.array(MARBLE_BGR[colour], np.float32) / 255)
-    apply_sprite(canvas, centre_px + shadow_offset_px, tint, lambda patch, t: patch * t)
+    apply_sprite(canvas, centre_px, tint, lambda patch, t: patch * t)
     image, alpha = marble_sprite(colour, radius_px, light[0], light[1], glare)
     sprite = np.dstack([image * tone, alpha])
     apply_sprite(canvas, centre_px, sprite,
