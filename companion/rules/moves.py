@@ -16,7 +16,7 @@ from companion.rules.cards import CONCRETE_CARDS, Card
 from companion.rules.move import Move, RawPart
 from companion.rules.position import Position
 
-__all__ = ["Move", "Work", "legal_moves", "legal_moves_by_card", "playable"]
+__all__ = ["Move", "Work", "find_move", "legal_moves", "legal_moves_by_card", "playable"]
 
 State = tuple[tuple[int, ...], ...]
 Victims = tuple[int, ...]
@@ -273,8 +273,13 @@ def _record(
     work.undo(peg, part, victims)
 
 
-def _seven(work: Work, found: Found) -> None:
+def _seven(work: Work, found: Found, goal: State | None = None) -> None:
     """Every result of every split of the 7 in every order (RULES.md section 5).
+
+    With a ``goal`` state only the moves leading there are searched: a part is pruned when its
+    peg lands where the goal has no peg of its owner (and no later knock-out can send it to the
+    kennel), or when it knocks out a peg of a player who does not move that the goal still has
+    on that field.
 
     Depth-first over (points left, pegs moved). A state is keyed exactly by one int that packs
     every peg's code into 7 bits (``_pack``), updated in O(1) per part, so a state reached before
@@ -303,6 +308,21 @@ def _seven(work: Work, found: Found) -> None:
     seen: set[int] = set()
     finals: set[int] = set()
     done: list[RawPart] = []
+    movers = {mover} if partner is None else {mover, partner}
+    goal_codes = [set(codes) for codes in goal] if goal is not None else []
+    goal_kennels = [codes.count(KENNEL) for codes in goal] if goal is not None else []
+
+    def off_goal(peg: int, code: int, victims: Victims) -> bool:
+        player = owner[peg]
+        if code not in goal_codes[player]:
+            first, last = spans[player]
+            if locs[first:last].count(KENNEL) >= goal_kennels[player]:
+                return True
+        for victim in victims:
+            victim_owner = owner[victim]
+            if victim_owner not in movers and locs[victim] in goal_codes[victim_owner]:
+                return True
+        return False
 
     def finish(peg: int, code: int, victims: Victims) -> None:
         final = locs.copy()
@@ -330,6 +350,8 @@ def _seven(work: Work, found: Found) -> None:
             player = owner[peg]
             bit = 1 << peg
             for steps, code, victims in work.forward(peg, points, seven=True):
+                if goal is not None and off_goal(peg, code, victims):
+                    continue
                 child = packed + ((code - origin) << shift[peg])
                 for victim in victims:
                     child += (KENNEL - locs[victim]) << shift[victim]
@@ -443,6 +465,29 @@ def legal_moves(position: Position, card: Card) -> list[Move]:
                 seen.add(state)
                 moves.append(move.as_joker())
     return moves
+
+
+def find_move(position: Position, card: Card, goal: Position) -> Move | None:
+    """The legal move of ``card`` whose result has the locations of ``goal``, or None.
+
+    The same move :func:`legal_moves` lists for that result, found without listing every
+    result of a 7 (the search is pruned towards ``goal``).
+    """
+    if card is Card.JOKER:
+        for concrete in CONCRETE_CARDS:
+            move = find_move(position, concrete, goal)
+            if move is not None:
+                return move.as_joker()
+        return None
+    state = goal.codes
+    if card is not Card.SEVEN or (position.cache is not None and card in position.cache):
+        for move in _generate(position, card):
+            if move.result.codes == state:
+                return move
+        return None
+    found: Found = {}
+    _seven(Work(position), found, state)
+    return found.get(state)
 
 
 def legal_moves_by_card(position: Position, cards: Sequence[Card]) -> dict[Card, list[Move]]:

@@ -9,7 +9,7 @@ from companion.rules.board import FRESH, KENNEL
 from companion.rules.cards import Card
 from companion.rules.diagnosis import explain
 from companion.rules.move import Move
-from companion.rules.moves import legal_moves
+from companion.rules.moves import find_move, legal_moves
 from companion.rules.position import Layout, Position, positions_of_one_game
 
 __all__ = ["NEAREST_COUNT", "Nearest", "Verdict", "check", "differences"]
@@ -72,11 +72,10 @@ def check(before: Position, after: Position, card: Card) -> Verdict:
     (rules, board, colours, seats or teams differ).
     """
     positions_of_one_game(before, after)
+    found = find_move(before, card, after)
+    if found is not None:
+        return Verdict(True, card, found)
     moves = legal_moves(before, card)
-    target = after.codes
-    for move in moves:
-        if move.result.codes == target:
-            return Verdict(True, card, move)
     if not moves:
         return Verdict(False, card, reason=explain(before, after, card, moves), playable=False)
     near = nearest(moves, after)

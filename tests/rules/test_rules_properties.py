@@ -106,3 +106,16 @@ def _same_layout(position: Position, other: Position) -> Position | None:
         return Position.from_json(obj)
     except ValueError:
         return None
+
+
+@SETTINGS
+@given(st.integers(0, 2**32), st.sampled_from(["swiss", "schmidt"]))
+def test_the_goal_directed_seven_finds_every_result(seed: int, rules: str) -> None:
+    """check() looks for the observed result of a 7 with a pruned search: it must find each."""
+    from companion.rules.moves import find_move
+
+    position = random_position(random.Random(seed), rules=rules, on_track=0.7, in_home=0.3)
+    for move in legal_moves(position, Card.SEVEN):
+        fresh = Position.from_json(position.to_json())  # no cached moves
+        found = find_move(fresh, Card.SEVEN, move.result)
+        assert found is not None and found.result == move.result
