@@ -84,14 +84,34 @@ def check(before: Position, after: Position, card: Card) -> Verdict:
 
 
 def nearest(moves: list[Move], after: Position, count: int = NEAREST_COUNT) -> tuple[Nearest, ...]:
-    """The ``count`` legal results closest to ``after``: fewest differing pegs, then shortest."""
+    """The ``count`` legal results closest to ``after``: fewest differing pegs, then shortest.
+
+    The number of differing pegs is cheap; field distances are computed only for the results
+    that can still be among the ``count`` best.
+    """
     layout = after.layout
-    scored: list[tuple[tuple[int, int], int, Move]] = []
-    for index, move in enumerate(moves):
-        scored.append((_distance(layout, move.result.codes, after.codes), index, move))
+    observed = after.codes
+    by_pegs = [(_differing_pegs(move.result.codes, observed), index, move)
+               for index, move in enumerate(moves)]
+    if not by_pegs:
+        return ()
+    cutoff = sorted(pegs for pegs, _, _ in by_pegs)[min(count, len(by_pegs)) - 1]
+    scored = [
+        (_distance(layout, move.result.codes, observed), index, move)
+        for pegs, index, move in by_pegs
+        if pegs <= cutoff
+    ]
     scored.sort(key=lambda item: (item[0], item[1]))
     return tuple(
         Nearest(move, differences(move.result, after)) for _, _, move in scored[:count]
+    )
+
+
+def _differing_pegs(
+    expected: tuple[tuple[int, ...], ...], observed: tuple[tuple[int, ...], ...]
+) -> int:
+    return sum(
+        len(_only(obs, exp)) for exp, obs in zip(expected, observed, strict=True) if exp != obs
     )
 
 
