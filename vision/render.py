@@ -102,7 +102,8 @@ def render(profile: BoardProfile, occupancy: Mapping[str, str | None],
     """A camera frame of `profile` with marbles of `occupancy` (hole id → colour or None)."""
     cond = cond or RenderConditions()
     _check_occupancy(profile, occupancy)
-    rng = np.random.default_rng(seed)
+    marbles_rng, hands_rng, light_rng, sensor_rng = (
+        np.random.default_rng(stream) for stream in np.random.SeedSequence(seed).spawn(4))
     camera = pose_camera(profile.board_mm, (cond.width, cond.height),
                          height_mm=cond.camera_height_mm, tilt_deg=cond.tilt_deg,
                          yaw_deg=cond.yaw_deg, aim_mm=cond.aim_offset_mm,
@@ -110,18 +111,18 @@ def render(profile: BoardProfile, occupancy: Mapping[str, str | None],
     scale = _canvas_scale(profile, cond)
     canvas = board_canvas(profile, cond.material, cond.board_variant % BOARD_VARIANTS, scale)
     board = canvas.image.copy()
-    _place_marbles(board, canvas.to_canvas, scale, profile, occupancy, camera, cond, rng)
+    _place_marbles(board, canvas.to_canvas, scale, profile, occupancy, camera, cond, marbles_rng)
     frame = _shaded_table(camera, profile, cond)
     to_image = camera.homography @ np.linalg.inv(canvas.from_board)
     cv2.warpPerspective(board, to_image, (cond.width, cond.height), dst=frame,
                         flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
-    coverage, shadow = _draw_occluders(frame, camera, profile, cond, rng)
+    coverage, shadow = _draw_occluders(frame, camera, profile, cond, hands_rng)
     occluded = _occluded(coverage, camera, profile)
-    lighting = _lighting(cond, profile, rng)
+    lighting = _lighting(cond, profile, light_rng)
     shading = None if shadow is None else 1 - HAND_SHADOW_DEPTH * shadow
     light, glare = light_field(lighting, np.linalg.inv(camera.homography),
                                max(profile.board_mm) / 2, (cond.width, cond.height), shading)
-    image = develop(frame, light, glare, rng, level=cond.light_level,
+    image = develop(frame, light, glare, sensor_rng, level=cond.light_level,
                     noise_sigma=cond.noise_sigma, blur_sigma=cond.blur_sigma,
                     jpeg_quality=cond.jpeg_quality)
     return Rendered(image=image, occluded=frozenset(occluded), homography=camera.homography)
@@ -195,23 +196,28 @@ def _place_marbles(board: np.ndarray, to_canvas: Callable[[np.ndarray], np.ndarr
                    scale: float, profile: BoardProfile,
                    occupancy: Mapping[str, str | None], camera: Camera,
                    cond: RenderConditions, rng: np.random.Generator) -> None:
-    """Draw every marble where the camera sees it, nudged off its hole's centre, in place."""
-    placed = [(profile.hole(hole_id), colour) for hole_id, colour in occupancy.items() if colour]
+    """Draw every marble where the camera sees it, nudged off its hole's centre, in place.
+
+    Each hole has its own nudge and glass tone, so moving one marble leaves the others as they
+    were."""
+    holes = profile.holes
+    angle = rng.uniform(0, 2 * np.pi, len(holes))
+    reach = cond.marble_offset_mm * np.sqrt(rng.random(len(holes)))
+    tones = rng.normal(1.0, 0.04, (len(holes), 3)).astype(np.float32)
+    placed = [i for i, hole in enumerate(holes) if occupancy.get(hole.id)]
     if not placed:
         return
-    centres = np.array([(hole.x, hole.y) for hole, _ in placed])
-    angle = rng.uniform(0, 2 * np.pi, len(placed))
-    reach = cond.marble_offset_mm * np.sqrt(rng.random(len(placed)))
-    centres += np.c_[np.cos(angle), np.sin(angle)] * reach[:, None]
+    centres = np.array([(holes[i].x, holes[i].y) for i in placed])
+    centres += np.c_[np.cos(angle[placed]), np.sin(angle[placed])] * reach[placed, None]
     height = resting_height_mm(profile.marble_diameter_mm, profile.hole_diameter_mm)
     seen = to_canvas(camera.project_raised(centres, height))
     radius = round(profile.marble_diameter_mm / 2 * scale * 4) / 4
     height_px = round(height * scale * 4) / 4
     lamp = (round(cond.light_azimuth_deg) % 360, round(cond.light_elevation_deg))
     glare = round(cond.glare_strength, 1)
-    tones = rng.normal(1.0, 0.04, (len(placed), 3)).astype(np.float32)
-    for (_, colour), centre, tone in zip(placed, seen, tones, strict=True):
-        draw_marble(board, centre, colour, radius, height_px, lamp, glare, tone)
+    for i, centre in zip(placed, seen, strict=True):
+        draw_marble(board, centre, occupancy[holes[i].id], radius, height_px, lamp, glare,
+                    tones[i])
 
 
 @lru_cache(maxsize=8)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -165,6 +167,21 @@ def test_holes_and_marbles_sit_where_the_homography_says(brandi4, tilt, yaw):
         assert np.linalg.norm(offset) < 4.0, hole_id
 
 
+def test_moving_one_marble_changes_the_frame_only_around_its_two_holes(brandi4):
+    rng = np.random.default_rng(21)
+    cond = replace(_small(random_conditions(rng, hands=True)), jpeg_quality=None)
+    before = start_occupancy(brandi4)
+    after = {**before, "K0.0": None, "T3": before["K0.0"]}
+    first, second = render(brandi4, before, cond, seed=8), render(brandi4, after, cond, seed=8)
+    changed = np.abs(first.image.astype(int) - second.image).max(axis=2) > 0
+    allowed = np.zeros(changed.shape, np.uint8)
+    for hole_id in ("K0.0", "T3"):
+        row, col = pixel(first, brandi4.hole(hole_id).x, brandi4.hole(hole_id).y)
+        cv2.circle(allowed, (col, row), 16, 1, -1)
+    assert changed.any()
+    assert not (changed & (allowed == 0)).any()
+
+
 def test_random_conditions_honour_the_hands_request():
     rng = np.random.default_rng(9)
     for _ in range(20):
@@ -193,4 +210,4 @@ def test_bad_occupancy_is_rejected_by_name(brandi4):
 
 
 def _small(cond: RenderConditions) -> RenderConditions:
-    return RenderConditions(**{**cond.__dict__, "width": 640, "height": 480})
+    return replace(cond, width=640, height=480)
