@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 
     from hw import BoardProfile
 
+__all__ = ["COLOURS", "RenderConditions", "Rendered", "random_conditions", "render",
+           "start_occupancy"]
+
 COLOURS = tuple(MARBLE_BGR)
 BOARD_VARIANTS = 6
 TABLE_SHADOW_DEPTH = 0.5  # how dark the board's shadow on the table is
