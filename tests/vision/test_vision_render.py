@@ -1,4 +1,6 @@
-"""Synthetic frames: size, determinism, markers a real detector finds, occlusion, marbles."""
+"""Synthetic frames: size, determinism, markers a real detector finds, occlusion, marbles.
+
+The `brandi4` and `brandi6` profile fixtures come from this folder's conftest."""
 
 from __future__ import annotations
 
@@ -20,16 +22,6 @@ from vision.render import (
 from vision.render_camera import apply_homography
 
 SMALL = RenderConditions(width=640, height=480)
-
-
-@pytest.fixture(scope="module")
-def brandi4():
-    return load_profile("brandi-4")
-
-
-@pytest.fixture(scope="module")
-def brandi6():
-    return load_profile("brandi-6")
 
 
 def detect_markers(image: np.ndarray) -> dict[int, np.ndarray]:
