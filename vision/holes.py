@@ -18,7 +18,7 @@ from hw import BoardProfile
 
 MARBLE_CENTRE_HEIGHT_MM = 3.9  # a 16 mm glass marble resting on the rim of a 14 mm hole
 DISC_RADIUS_MM = 3.5
-RING_MM = (9.5, 11.5)
+RING_MM = (12.0, 14.0)
 STEP_MM = 0.7
 DEFAULT_FOCAL = 0.85  # focal length / larger image side when the view is too straight to tell
 

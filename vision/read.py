@@ -33,9 +33,12 @@ EMPTY = None
 UNKNOWN = "?"
 FEATURE_FLOOR = np.array([0.10, 0.10, 0.10, 0.10])  # least spread of a class, per feature
 MOTION_LIMIT = 0.2  # log colour change of a hole's centre between frames that means motion
-OUTLIER_DISTANCE = 6.0  # farther than this from every class: something unknown is there
+OUTLIER_DISTANCE = 8.0  # farther than this from every class: something unknown is there
 ABSENT_SEAT_DISTANCE = 0.3  # a kennel this close to the empty look holds no marbles
 PLAIN_NEIGHBOURS = 4
+RING_PERCENTILE = 75
+DISC_PERCENTILE = 35
+CLIPPED_LEVEL = 247  # 8-bit level from which a channel says nothing about colour
 _LOG_OFFSET = 4.0
 
 # Glass marbles and board surfaces as seen in neutral light (BGR), for the default prototypes.
@@ -62,18 +65,34 @@ class HoleFeatures:
     centre: np.ndarray  # (N, 3) log median BGR of each hole's centre
     unevenness: np.ndarray  # (N,) spread of brightness over each hole's centre
     ring_texture: np.ndarray  # (N,) spread of brightness over each ring
+    ring_clipped: np.ndarray  # (N, 3) the board around the hole is overexposed in a channel
+    centre_clipped: np.ndarray  # (N, 3) the hole's centre is overexposed in a channel
 
     @classmethod
     def measure(cls, samples: HoleSamples) -> HoleFeatures:
         """Robust statistics (medians, percentile spreads) of the sampled pixels."""
-        ring = np.median(samples.ring, axis=1)
-        centre = np.median(samples.disc, axis=1)
+        # Upper quartile: the marble's own shadow and rim darken part of the ring.
+        ring = np.percentile(samples.ring, RING_PERCENTILE, axis=1)
+        # Lower than the median: a glass marble's highlight is small and very bright.
+        centre = np.percentile(samples.disc, DISC_PERCENTILE, axis=1)
         disc_light = samples.disc.mean(axis=2)
         ring_light = samples.ring.mean(axis=2)
         low, high = np.percentile(disc_light, [20, 90], axis=1)
         ring_low, ring_high = np.percentile(ring_light, [20, 80], axis=1)
         level = ring_light.mean(axis=1) + _LOG_OFFSET
-        return cls(_log(ring), _log(centre), (high - low) / level, (ring_high - ring_low) / level)
+        return cls(_log(ring), _log(centre), (high - low) / level, (ring_high - ring_low) / level,
+                   ring >= CLIPPED_LEVEL, centre >= CLIPPED_LEVEL)
+
+    def residuals(self, vectors: np.ndarray, means: np.ndarray) -> np.ndarray:
+        """``vectors - means`` where clipping allows it: a clipped ring makes the measured
+        ratio an upper bound of the true one, a clipped centre a lower bound, both: unknown."""
+        residual = vectors - means
+        colour = residual[..., :3]
+        ring, centre = self.ring_clipped, self.centre_clipped
+        colour[...] = np.where(ring & ~centre, np.minimum(colour, 0), colour)
+        colour[...] = np.where(centre & ~ring, np.maximum(colour, 0), colour)
+        colour[...] = np.where(ring & centre, 0.0, colour)
+        return residual
 
     def vectors(self, paint: np.ndarray) -> np.ndarray:
         """(N, 4) classification features given each hole's paint correction."""
@@ -93,15 +112,31 @@ def paint_offsets(profile: BoardProfile, ring: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Prototypes:
-    """What each class looks like: ``names`` (None = empty), per-hole ``means`` (C, N, F)
-    and ``scales`` (C, F); ``paint`` (N, 3) and ``ring`` (N, 3) from the reference frame."""
+    """What each class looks like: ``names`` (None = empty, always first), per-hole ``means``
+    (C, N, F) and ``scales`` (C, F) of the features.
+
+    The empty class is measured against each hole's own ring (``empty_paint``): an empty hole
+    is a shaded dimple in whatever surrounds it. Marbles are measured against the plain board
+    (``paint``): a marble's own colour does not depend on the paint around its hole. ``ring``
+    and ``ring_texture`` are the reference frame's, for the occlusion test.
+    """
 
     names: tuple[str | None, ...]
     means: np.ndarray
     scales: np.ndarray
-    paint: np.ndarray | None = None
+    paint: np.ndarray
+    empty_paint: np.ndarray
     ring: np.ndarray | None = None
-    learnt: bool = False
+    ring_texture: np.ndarray | None = None
+
+    def distances(self, features: HoleFeatures) -> np.ndarray:
+        """(C, N) scaled distance of every hole's features to every class."""
+        empty = features.vectors(self.empty_paint)[None]
+        marbles = np.broadcast_to(features.vectors(self.paint),
+                                  (len(self.names) - 1, *empty.shape[1:]))
+        stacked = np.concatenate([empty, marbles])
+        scaled = features.residuals(stacked, self.means) / self.scales[:, None, :]
+        return np.sqrt((scaled ** 2).sum(axis=2))
 
 
 def _robust_spread(values: np.ndarray) -> np.ndarray:
@@ -109,63 +144,66 @@ def _robust_spread(values: np.ndarray) -> np.ndarray:
     return 1.4826 * np.median(np.abs(values - np.median(values, axis=0)), axis=0)
 
 
+def _plain_track(profile: BoardProfile) -> np.ndarray:
+    return np.array([hole.kind == "track" and hole.seat is None for hole in profile.holes])
+
+
 def learn_prototypes(profile: BoardProfile, features: HoleFeatures) -> Prototypes:
     """Learn seat colours and empty holes from a start-of-game frame.
 
     Kennel ``K<p>.*`` shows seat p's colour (named ``profile.default_colors[p]``); a seat whose
     kennel looks like empty holes is left out (fewer players than seats). Track and home holes
-    must be empty.
+    must be empty; each gives its own empty look, kennels take the plain track's.
     """
     paint = paint_offsets(profile, features.ring)
-    vectors = features.vectors(paint)
-    kinds = [hole.kind for hole in profile.holes]
-    empty = np.array([kind != "kennel" for kind in kinds])
-    empty_mean = np.median(vectors[empty], axis=0)
-    empty_scale = np.hypot(_robust_spread(vectors[empty]), FEATURE_FLOOR)
-    count = len(profile.holes)
-    per_hole_empty = np.where(empty[:, None], vectors, empty_mean)
+    no_paint = np.zeros_like(paint)
+    empty_vectors = features.vectors(no_paint)
+    kennel = np.array([hole.kind == "kennel" for hole in profile.holes])
+    plain_empty = np.median(empty_vectors[_plain_track(profile)], axis=0)
+    empty_means = np.where(kennel[:, None], plain_empty, empty_vectors)
     names: list[str | None] = [EMPTY]
-    means, scales = [per_hole_empty], [empty_scale]
+    means = [empty_means]
+    scales = [np.hypot(_robust_spread(empty_vectors[~kennel]), FEATURE_FLOOR)]
+    vectors = features.vectors(paint)
     for seat in range(profile.seats):
-        kennel = np.array([h.kind == "kennel" and h.seat == seat for h in profile.holes])
-        if not kennel.any():
+        own = np.array([h.kind == "kennel" and h.seat == seat for h in profile.holes])
+        if not own.any():
             continue
-        colour = vectors[kennel]
-        if np.linalg.norm(np.median(colour, axis=0) - empty_mean) < ABSENT_SEAT_DISTANCE:
+        if np.linalg.norm(np.median(empty_vectors[own], axis=0) - plain_empty) < (
+                ABSENT_SEAT_DISTANCE):
             continue  # an empty kennel: nobody plays this seat
         if seat >= len(profile.default_colors):
             raise ReadError(f"board {profile.name}: no colour name for seat {seat}")
         names.append(profile.default_colors[seat])
-        means.append(np.broadcast_to(np.median(colour, axis=0), (count, vectors.shape[1])))
-        scales.append(np.hypot(_robust_spread(colour), FEATURE_FLOOR))
+        means.append(np.broadcast_to(np.median(vectors[own], axis=0), empty_means.shape))
+        scales.append(np.hypot(_robust_spread(vectors[own]), FEATURE_FLOOR))
     if len(names) < 2:
         raise ReadError("reference frame: no kennel shows marbles; take the reference with "
                         "every marble in its kennel")
-    return Prototypes(tuple(names), np.stack(means), np.stack(scales), paint, features.ring,
-                      learnt=True)
+    return Prototypes(tuple(names), np.stack(means), np.stack(scales), paint, no_paint,
+                      features.ring, features.ring_texture)
 
 
-def default_prototypes(profile: BoardProfile, features: HoleFeatures,
-                       paint: np.ndarray) -> Prototypes:
+def default_prototypes(profile: BoardProfile, features: HoleFeatures) -> Prototypes:
     """Prototypes without a reference frame: typical marble colours over the board's material
     (guessed from the plain track's colour), empty look from the track's majority."""
+    paint = paint_offsets(profile, features.ring)
     vectors = features.vectors(paint)
-    plain = np.array([hole.kind == "track" and hole.seat is None for hole in profile.holes])
+    plain = _plain_track(profile)
     empty_mean = np.median(vectors[plain], axis=0)
     surface = np.exp(np.median(features.ring[plain], axis=0))
     material = "wood" if surface[0] < 0.8 * surface[2] else "aluminium"
-    count, width = vectors.shape
     names: list[str | None] = [EMPTY]
-    means = [np.broadcast_to(empty_mean, (count, width))]
+    means = [np.broadcast_to(empty_mean, vectors.shape)]
     for colour in profile.default_colors:
         if colour not in TYPICAL_MARBLE_BGR:
             continue
         ratio = _log(np.array(TYPICAL_MARBLE_BGR[colour])) - _log(
             np.array(TYPICAL_SURFACE_BGR[material]))
         names.append(colour)
-        means.append(np.broadcast_to(np.append(ratio, 0.5), (count, width)))
+        means.append(np.broadcast_to(np.append(ratio, 0.5), vectors.shape))
     scales = np.tile(FEATURE_FLOOR * 2.5, (len(names), 1))
-    return Prototypes(tuple(names), np.stack(means), scales)
+    return Prototypes(tuple(names), np.stack(means), scales, paint, paint)
 
 
 @dataclass
@@ -205,20 +243,15 @@ class BoardReader:
     def read(self, image: np.ndarray) -> HoleReading:
         """Classify every hole of one BGR frame."""
         fit, features = self.measure(image)
-        prototypes = self.prototypes
-        if prototypes is None:
-            paint = paint_offsets(self.profile, features.ring)
-            prototypes = default_prototypes(self.profile, features, paint)
-        else:
-            paint = prototypes.paint
-        vectors = features.vectors(paint)
-        distance = np.sqrt((((vectors[None] - prototypes.means) / prototypes.scales[:, None, :])
-                            ** 2).sum(axis=2))  # (C, N)
+        prototypes = self.prototypes or default_prototypes(self.profile, features)
+        distance = prototypes.distances(features)  # (C, N)
         best = distance.argmin(axis=0)
-        likelihood = np.exp(-0.5 * (distance - distance.min(axis=0)) ** 2)
+        squared = distance ** 2
+        likelihood = np.exp(-0.5 * (squared - squared.min(axis=0)))
         confidence = likelihood.max(axis=0) / likelihood.sum(axis=0)
         unknown = distance.min(axis=0) > OUTLIER_DISTANCE
-        hidden = occluded_holes(self.profile, features, prototypes.ring, unknown)
+        hidden = occluded_holes(self.profile, features, prototypes.ring, unknown,
+                                prototypes.ring_texture)
         holes: dict[str, str | None] = {}
         for index, hole_id in enumerate(self.ids):
             holes[hole_id] = UNKNOWN if hidden[index] else prototypes.names[best[index]]
