@@ -9,7 +9,7 @@ states become :class:`Position` objects.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from companion.rules.board import FRESH, HOME_FIELDS, KENNEL
 from companion.rules.cards import CONCRETE_CARDS, Card
@@ -94,6 +94,15 @@ class Work:
         return tuple(
             tuple(sorted(locs[offsets[i]:offsets[i + 1]])) for i in range(len(offsets) - 1)
         )
+
+    def state_after(self, players: Iterable[int]) -> State:
+        """The canonical state when only ``players``' pegs changed since the position."""
+        state = list(self.position.codes)
+        locs = self.locs
+        offsets = self.offsets
+        for player in players:
+            state[player] = tuple(sorted(locs[offsets[player]:offsets[player + 1]]))
+        return tuple(state)
 
     def field(self, peg: int) -> int:
         """The track field ``peg`` stands on, or -1."""
@@ -223,9 +232,10 @@ def _single(work: Work, card: Card, found: Found) -> None:
     pegs = work.pegs_of(player)
     if card.starts:
         _start(work, player, card, found)
+    reach = _reach(work)
     for steps in card.forward_steps:
         for peg in _distinct(work, pegs):
-            for moved, code, victims in work.forward(peg, steps, seven=False):
+            for moved, code, victims in reach(peg):
                 if moved == steps:
                     _record(work, found, card, peg, code, victims)
     if card is Card.FOUR:
@@ -233,6 +243,24 @@ def _single(work: Work, card: Card, found: Found) -> None:
             back = work.backward(peg)
             if back is not None:
                 _record(work, found, card, peg, back[0], back[1], backward=True)
+
+
+_LONGEST = 13
+
+
+def _reach(work: Work) -> Callable[[int], list[tuple[int, int, Victims]]]:
+    """Every forward end of a peg up to 13 steps (no 7), walked once per position and peg."""
+    cache = work.position.cache
+    assert cache is not None
+    walks: dict[int, list[tuple[int, int, Victims]]] = cache.setdefault("reach", {})
+
+    def reach(peg: int) -> list[tuple[int, int, Victims]]:
+        walk = walks.get(peg)
+        if walk is None:
+            walk = walks[peg] = work.forward(peg, _LONGEST, seven=False)
+        return walk
+
+    return reach
 
 
 def _distinct(work: Work, pegs: range) -> Iterator[int]:
@@ -266,7 +294,8 @@ def _record(
     backward: bool = False,
 ) -> None:
     part = work.step(peg, code, victims)
-    state = work.state()
+    owner = work.owner
+    state = work.state_after({owner[peg], *(owner[victim] for victim in victims)})
     if state not in found:
         result = Position(work.position.layout, state, work.position.turn)
         found[state] = Move(card, card, (part,), result, backward)
@@ -416,15 +445,13 @@ def _jack(work: Work, found: Found) -> None:
     for peg in mine:
         for other in others:
             origin, target = locs[peg], locs[other]
-            work.put(peg, target)
-            work.put(other, origin)
-            state = work.state()
+            locs[peg], locs[other] = target, origin
+            state = work.state_after((player, owner[other]))
+            locs[peg], locs[other] = origin, target
             if state not in found:
                 raw = (RawPart(player, origin, target, (), owner[other]),)
                 found[state] = Move(Card.JACK, Card.JACK, raw, Position(
                     position.layout, state, position.turn))
-            work.put(other, target)
-            work.put(peg, origin)
     if not found and not others:
         found[position.codes] = Move(Card.JACK, Card.JACK, (), position)
 
@@ -436,7 +463,9 @@ def _generate(position: Position, card: Card) -> list[Move]:
         cache = position.cache = {}
     moves: list[Move] | None = cache.get(card)
     if moves is None:
-        work = Work(position)
+        work = cache.get("work")
+        if work is None:
+            work = cache["work"] = Work(position)
         found: Found = {}
         if card is Card.SEVEN:
             _seven(work, found)

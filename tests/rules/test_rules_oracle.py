@@ -201,11 +201,14 @@ SETTINGS = settings(max_examples=60, deadline=None,
 
 
 @SETTINGS
-@given(seed=st.integers(0, 2**32), card=st.sampled_from(list(Card)),
-       rules=st.sampled_from(["swiss", "schmidt"]))
-def test_every_card_matches_the_oracle_4_players(seed: int, card: Card, rules: str) -> None:
+@given(seed=st.integers(0, 2**32), rules=st.sampled_from(["swiss", "schmidt"]))
+def test_every_card_matches_the_oracle_4_players(seed: int, rules: str) -> None:
+    """All cards one after the other on the same position: the generator reuses its working
+    copy of the position between cards, so each card must leave it as it found it."""
     position = random_position(random.Random(seed), rules=rules, on_track=0.35)
-    assert engine_results(position, card) == Oracle(position).results(card)
+    oracle = Oracle(position)
+    for card in Card:
+        assert engine_results(position, card) == oracle.results(card), card
 
 
 @SETTINGS
