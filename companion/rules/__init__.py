@@ -9,6 +9,9 @@ generator and the referee's :func:`check`. No I/O, no imports from the rest of t
 ['A: red K→T0*']
 """
 
+import importlib
+from typing import Any
+
 from companion.rules.cards import Card, parse_card
 from companion.rules.errors import CardError, PositionError
 from companion.rules.move import Move, Part
@@ -17,11 +20,28 @@ from companion.rules.position import Layout, Player, Position
 from companion.rules.referee import Nearest, Verdict, check
 from companion.rules.ruleset import SCHMIDT, SWISS, RuleSet
 
+_GAME_FLOW = {
+    "Game": "companion.rules.game",
+    "GameError": "companion.rules.game",
+    "Setup": "companion.rules.record",
+}
+"""Game flow (rounds, deals, turns), imported on first use: ``from companion.rules import Game``."""
+
+
+def __getattr__(name: str) -> Any:
+    module = _GAME_FLOW.get(name)
+    if module is None:
+        raise AttributeError(f"module 'companion.rules' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
+
+
 __all__ = [
     "SCHMIDT",
     "SWISS",
     "Card",
     "CardError",
+    "Game",
+    "GameError",
     "Layout",
     "Move",
     "Nearest",
@@ -30,6 +50,7 @@ __all__ = [
     "Position",
     "PositionError",
     "RuleSet",
+    "Setup",
     "Verdict",
     "check",
     "legal_moves",
