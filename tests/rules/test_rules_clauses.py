@@ -306,15 +306,19 @@ def test_s5_no_passing_inside_home_with_the_seven() -> None:
     }
 
 
-def test_s5_each_peg_moves_once_and_the_order_of_the_parts_matters() -> None:
-    # red T10 and T20; yellow T15. T10 moves 6 (passes T15) first: yellow is out.
-    # T20 moves first: nothing changes for yellow when T10 only reaches T14.
+def test_s5_split_knocks_out_only_the_pegs_a_part_actually_passes() -> None:
     position = make(["K K T10 T20", "T15 K K K", EMPTY, EMPTY])
     got = results(position, Card.SEVEN)
-    assert pegs("K K T16 T21", "K K K K", EMPTY, EMPTY) in got
-    assert pegs("K K T14 T23", "K K K T15", EMPTY, EMPTY) in got
-    for row in got:
-        assert len(row[0]) == 4
+    assert pegs("K K T16 T21", "K K K K", EMPTY, EMPTY) in got  # T10 passes T15
+    assert pegs("K K T14 T23", "K K K T15", EMPTY, EMPTY) in got  # nobody passes T15
+
+
+def test_s5_the_order_of_the_parts_matters() -> None:
+    """red T12→T14 first, then T10→T15 passes (and knocks out) red's own peg on T14. The other
+    order is impossible: T10→T15 first knocks out the peg on T12 before it can move."""
+    position = make(["K K T10 T12", EMPTY, EMPTY, EMPTY])
+    moves = {m.result.players[0].pegs: m.notation for m in legal_moves(position, Card.SEVEN)}
+    assert moves[("K", "K", "K", "T15")] == "7: red T12→T14, red T10→T15 ×red@T14"
 
 
 def test_s5_a_peg_knocked_out_by_an_earlier_part_cannot_move_later() -> None:
