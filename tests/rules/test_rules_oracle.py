@@ -196,7 +196,7 @@ def engine_results(position: Position, card: Card) -> set[Canon]:
             for m in legal_moves(position, card)}
 
 
-SETTINGS = settings(max_examples=60, deadline=None,
+SETTINGS = settings(max_examples=150, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from companion.rules import Card, Position, check, legal_moves
 from tests.rules.conftest import random_position
 
-SETTINGS = settings(max_examples=40, deadline=None,
+SETTINGS = settings(max_examples=80, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 SHAPES = [("swiss", 4, 4), ("schmidt", 4, 4), ("swiss", 6, 6), ("schmidt", 3, 6),
           ("schmidt", 2, 4), ("schmidt", 5, 6)]
