@@ -38,8 +38,8 @@ class Route(NamedTuple):
     backward: bool
 
 
-class Part(NamedTuple):
-    """A reconstructed part: peg ``player``'s move from ``origin`` to ``target`` (codes)."""
+class Change(NamedTuple):
+    """A reconstructed change: a peg of ``player`` went from ``origin`` to ``target`` (codes)."""
 
     player: int
     origin: int
@@ -201,10 +201,10 @@ class _Diagnosis:
 
     # -- who moved ------------------------------------------------------------------------------
 
-    def board_moves(self) -> list[Part]:
+    def board_moves(self) -> list[Change]:
         """Pegs of the controlled players that arrived somewhere on the board, paired with an
         origin they most plausibly came from (or the kennel for a start)."""
-        parts: list[Part] = []
+        parts: list[Change] = []
         for player in self.moving_players():
             targets = [code for code in self.arrived[player] if code != KENNEL]
             origins = list(self.left[player])
@@ -213,7 +213,7 @@ class _Diagnosis:
                     break
                 origin = min(origins, key=lambda code: self.gap(player, code, target))
                 origins.remove(origin)
-                parts.append(Part(player, origin, target))
+                parts.append(Change(player, origin, target))
         return parts
 
     def moving_players(self) -> list[int]:
@@ -350,7 +350,7 @@ class _Diagnosis:
 
     # -- single-peg cards ------------------------------------------------------------------------
 
-    def single(self, parts: list[Part]) -> str | None:
+    def single(self, parts: list[Change]) -> str | None:
         card = self.card
         if len(parts) > 1:
             listed = ", ".join(
@@ -387,7 +387,7 @@ class _Diagnosis:
             f" {wanted} (§2, §4)"
         )
 
-    def start(self, part: Part) -> str | None:
+    def start(self, part: Change) -> str | None:
         player = part.player
         if not (self.card.starts or self.card is Card.JOKER):
             return (
@@ -410,7 +410,7 @@ class _Diagnosis:
 
     # -- replaying parts ---------------------------------------------------------------------
 
-    def replay(self, parts: list[tuple[Part, Route]], seven: bool) -> str | None:
+    def replay(self, parts: list[tuple[Change, Route]], seven: bool) -> str | None:
         """Replay ``parts`` in order on a copy of the position; the first rule broken."""
         work = Work(self.before)
         knocked: list[tuple[int, int, str]] = []
@@ -543,9 +543,9 @@ class _Diagnosis:
             )
         return None
 
-    def assignments(self) -> list[list[Part]]:
+    def assignments(self) -> list[list[Change]]:
         """Every way to pair the controlled pegs' arrivals with origins they left."""
-        per_player: list[list[list[Part]]] = []
+        per_player: list[list[list[Change]]] = []
         for player in self.moving_players():
             targets = [code for code in self.arrived[player] if code != KENNEL]
             origins = [code for code in self.left[player] if code != KENNEL]
@@ -554,7 +554,7 @@ class _Diagnosis:
             options = []
             for chosen in itertools.permutations(origins, len(targets)):
                 options.append(
-                    [Part(player, o, t) for o, t in zip(chosen, targets, strict=True)]
+                    [Change(player, o, t) for o, t in zip(chosen, targets, strict=True)]
                 )
             per_player.append(options or [[]])
         return [
@@ -564,7 +564,7 @@ class _Diagnosis:
 
     # -- the Jack -----------------------------------------------------------------------------
 
-    def swap(self) -> tuple[Part, Part] | None:
+    def swap(self) -> tuple[Change, Change] | None:
         """The two pegs that exchanged fields, if the change is exactly one swap."""
         changed = [p for p in range(len(self.left)) if self.left[p] or self.arrived[p]]
         if len(changed) != 2:
@@ -573,8 +573,8 @@ class _Diagnosis:
         if not (len(self.left[p]) == len(self.arrived[p]) == 1 == len(self.left[q])
                 == len(self.arrived[q])):
             return None
-        a = Part(p, self.left[p][0], self.arrived[p][0])
-        b = Part(q, self.left[q][0], self.arrived[q][0])
+        a = Change(p, self.left[p][0], self.arrived[p][0])
+        b = Change(q, self.left[q][0], self.arrived[q][0])
         if self.field(a.player, a.origin) != self.field(b.player, b.target):
             return None
         if self.field(b.player, b.origin) != self.field(a.player, a.target):
@@ -587,7 +587,7 @@ class _Diagnosis:
             return self.layout.starts[player]
         return code if 0 <= code < track_len else -1 - code
 
-    def jack(self, swap: tuple[Part, Part] | None) -> str | None:
+    def jack(self, swap: tuple[Change, Change] | None) -> str | None:
         player = self.controlled
         if swap is None:
             return (

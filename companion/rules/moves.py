@@ -87,14 +87,6 @@ class Work:
                 return mover
         return self.position.layout.partners[mover]
 
-    def state(self) -> State:
-        """The canonical state: every player's sorted codes."""
-        locs = self.locs
-        offsets = self.offsets
-        return tuple(
-            tuple(sorted(locs[offsets[i]:offsets[i + 1]])) for i in range(len(offsets) - 1)
-        )
-
     def state_after(self, players: Iterable[int]) -> State:
         """The canonical state when only ``players``' pegs changed since the position."""
         state = list(self.position.codes)
