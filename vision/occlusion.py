@@ -1,62 +1,114 @@
 """Hands, arms, cards and other things over the board: which holes they hide.
 
-The board around every hole is compared with the same spot in the reference frame. Light that
-changed for the whole board (level, colour temperature) is taken out first, as the median
-change over all holes; what is left must look like light too: a shadow darkens all colour
-channels alike and keeps the wood grain. A hole whose surroundings changed colour, became
-much brighter or lost their texture, or whose centre looks like no known class, is hidden;
-so are its neighbours, because a hand's edge rarely stops exactly between two holes.
-Without a reference frame only the last test and a colour test against the board's own
-median surface are possible.
+The bare board between the holes is sampled on a grid (every few millimetres, away from holes,
+markers and the edge) and compared with the same points in the reference frame. Light that
+changed over the whole board (level, colour temperature) is taken out as the median change;
+what remains should look like light too: shadows and gradients darken or brighten the colour
+channels alike. Points whose colour changed beyond that, or that became much brighter or
+darker than any shadow, are *foreign*; foreign regions large enough to be a finger or a card
+(small specks are noise) are grown by a margin, and every hole they touch is hidden.
+Independently a hole whose centre looks like no known class, or like flat surface where a
+dimple or a marble should be, is hidden. Without a reference frame only the last test works.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from hw import BoardProfile
 
-if TYPE_CHECKING:
-    from vision.read import HoleFeatures
-
-CHROMA_LIMIT = 0.12  # log colour change beyond a neutral (shadow-like) change
-BRIGHTER_LIMIT = 0.25  # log brightness gain beyond the board-wide change
-DARKER_LIMIT = -1.3  # deeper than any shadow
-TEXTURE_LIMIT = -0.7  # log of ring texture now / in the reference
-NEIGHBOURHOOD_MM = 26.0  # holes this close to a hidden hole are hidden too
-
-
-def surface_changes(features: HoleFeatures, reference_ring: np.ndarray | None,
-                    reference_texture: np.ndarray | None = None) -> np.ndarray:
-    """Per hole: True where the board around the hole no longer looks like board."""
-    if reference_ring is None:
-        change = features.ring - np.median(features.ring, axis=0)
-    else:
-        change = features.ring - reference_ring
-    residual = change - np.median(change, axis=0)
-    brightness = residual.mean(axis=1)
-    chroma = np.linalg.norm(residual - brightness[:, None], axis=1)
-    changed = (chroma > CHROMA_LIMIT) | (brightness > BRIGHTER_LIMIT) | (brightness < DARKER_LIMIT)
-    if reference_texture is not None:
-        texture = np.log((features.ring_texture + 1e-3) / (reference_texture + 1e-3))
-        changed |= texture < TEXTURE_LIMIT
-    return changed
+GRID_MM = 5.0  # spacing of the surface sample points
+SHRINK = 4  # the frame is shrunk by this before sampling the surface
+HOLE_CLEARANCE_MM = 12.5  # surface points closer than this to a hole centre are skipped
+EDGE_MM = 8.0  # nor within this of the board's edge
+CHROMA_LIMIT = 0.10  # log colour change beyond a neutral (shadow-like) change
+NOISE_FACTOR = 4.0  # and beyond this many times the typical change of the whole board
+BRIGHTER_LIMIT = 0.30  # log brightness gain beyond the board-wide change
+DARKER_LIMIT = -0.95  # deeper than any shadow
+MIN_REGION_MM2 = 125.0  # smaller foreign regions are noise or a glint
+MARGIN_MM = 10.0  # foreign regions grow by this before they hide a hole
+HOLE_REACH_MM = 9.0  # a hole is hidden when a grown region comes this close to its centre
+_LOG_OFFSET = 4.0
 
 
-def spread_to_neighbours(profile: BoardProfile, hidden: np.ndarray) -> np.ndarray:
-    """Hide every hole within `NEIGHBOURHOOD_MM` of a hidden one."""
-    if not hidden.any():
-        return hidden
-    centres = np.array([(hole.x, hole.y) for hole in profile.holes])
-    distance = np.linalg.norm(centres[:, None, :] - centres[None, hidden, :], axis=2)
-    return (distance <= NEIGHBOURHOOD_MM).any(axis=1)
+@dataclass(frozen=True)
+class SurfaceGrid:
+    """Sample points of the bare board on a regular grid in board mm (row-major, y down)."""
+
+    points_mm: np.ndarray  # (H, W, 2)
+    usable: np.ndarray  # (H, W) bool: away from holes, markers and the edge
+    hole_cells: np.ndarray  # (N, 2) grid (row, col) of each hole centre, fractional
+
+    @classmethod
+    def for_profile(cls, profile: BoardProfile) -> SurfaceGrid:
+        half_w, half_h = profile.board_mm[0] / 2 - EDGE_MM, profile.board_mm[1] / 2 - EDGE_MM
+        xs = np.arange(-half_w, half_w + 1e-9, GRID_MM)
+        ys = np.arange(half_h, -half_h - 1e-9, -GRID_MM)
+        xx, yy = np.meshgrid(xs, ys)
+        points = np.stack([xx, yy], axis=2)
+        centres = np.array([(hole.x, hole.y) for hole in profile.holes])
+        flat = points.reshape(-1, 2)
+        nearest = np.full(len(flat), np.inf)
+        for start in range(0, len(centres), 32):
+            chunk = centres[start:start + 32]
+            distance = np.linalg.norm(flat[:, None, :] - chunk[None], axis=2).min(axis=1)
+            nearest = np.minimum(nearest, distance)
+        usable = (nearest >= HOLE_CLEARANCE_MM).reshape(xx.shape)
+        for marker in profile.markers:
+            reach = marker.size * 0.75 + GRID_MM
+            usable &= ~((np.abs(xx - marker.x) < reach) & (np.abs(yy - marker.y) < reach))
+        cells = np.column_stack([(ys[0] - centres[:, 1]) / GRID_MM,
+                                 (centres[:, 0] - xs[0]) / GRID_MM])
+        return cls(points, usable, cells)
+
+    def sample(self, image: np.ndarray, homography: np.ndarray) -> np.ndarray:
+        """(H, W, 3) float32 log colour of the image around every grid point.
+
+        The image is first shrunk by `SHRINK` (area average): each sample then averages a few
+        pixels, which keeps sensor noise and JPEG blocks from looking like a change.
+        """
+        height, width = self.usable.shape
+        small = cv2.resize(image, None, fx=1 / SHRINK, fy=1 / SHRINK,
+                           interpolation=cv2.INTER_AREA)
+        to_small = np.diag([1 / SHRINK, 1 / SHRINK, 1.0]) @ homography
+        pixels = cv2.perspectiveTransform(self.points_mm.reshape(-1, 1, 2), to_small)
+        pixels += (1 / SHRINK - 1) / 2  # pixel centres: small (0, 0) is the big (1.5, 1.5)
+        values = cv2.remap(small, pixels.reshape(height, width, 2).astype(np.float32), None,
+                           cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        return np.log(values.astype(np.float32) + _LOG_OFFSET)
 
 
-def occluded_holes(profile: BoardProfile, features: HoleFeatures,
-                   reference_ring: np.ndarray | None, unknown: np.ndarray,
-                   reference_texture: np.ndarray | None = None) -> np.ndarray:
-    """Boolean per hole (profile order): hidden under a hand or an object."""
-    hidden = unknown | surface_changes(features, reference_ring, reference_texture)
-    return spread_to_neighbours(profile, hidden)
+def foreign_regions(grid: SurfaceGrid, surface: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    """(H, W) bool: grid points covered by something that is not the board, grown by margin."""
+    change = surface - reference
+    usable = grid.usable
+    residual = change - np.median(change[usable], axis=0)
+    brightness = residual.mean(axis=2)
+    chroma = np.linalg.norm(residual - brightness[..., None], axis=2)
+    # In dim light the sensor noise alone changes colours: never flag less than it explains.
+    noise = 1.4826 * np.median(chroma[usable])
+    chroma_limit = max(CHROMA_LIMIT, NOISE_FACTOR * noise)
+    foreign = ((chroma > chroma_limit) | (brightness > BRIGHTER_LIMIT)
+               | (brightness < DARKER_LIMIT)) & usable
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(foreign.astype(np.uint8), 8)
+    min_cells = MIN_REGION_MM2 / GRID_MM ** 2
+    large = np.zeros(count, bool)
+    large[1:] = stats[1:, cv2.CC_STAT_AREA] >= min_cells
+    kept = large[labels].astype(np.uint8)
+    radius = round(MARGIN_MM / GRID_MM)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
+    return cv2.dilate(kept, kernel).astype(bool)
+
+
+def holes_touching(grid: SurfaceGrid, region: np.ndarray) -> np.ndarray:
+    """Per hole: does the region come within `HOLE_REACH_MM` of its centre?"""
+    if not region.any():
+        return np.zeros(len(grid.hole_cells), bool)
+    distance = cv2.distanceTransform((~region).astype(np.uint8), cv2.DIST_L2, 3)
+    rows, cols = np.round(grid.hole_cells).astype(int).T
+    rows = np.clip(rows, 0, region.shape[0] - 1)
+    cols = np.clip(cols, 0, region.shape[1] - 1)
+    return distance[rows, cols] * GRID_MM <= HOLE_REACH_MM

@@ -27,13 +27,15 @@ import numpy as np
 from hw import BoardProfile
 from vision.holes import HoleSampler, HoleSamples
 from vision.locate import BoardFit, Locator
-from vision.occlusion import occluded_holes
+from vision.occlusion import SurfaceGrid, foreign_regions, holes_touching
 
 EMPTY = None
 UNKNOWN = "?"
 FEATURE_FLOOR = np.array([0.10, 0.10, 0.10, 0.10])  # least spread of a class, per feature
+FLAT_LIMIT = 0.12  # log colour difference centre/ring below which a hole looks covered
 MOTION_LIMIT = 0.2  # log colour change of a hole's centre between frames that means motion
 OUTLIER_DISTANCE = 8.0  # farther than this from every class: something unknown is there
+OWN_LOOK_LIMIT = 0.15  # how far a hole's empty look may differ from the plain track's
 ABSENT_SEAT_DISTANCE = 0.3  # a kennel this close to the empty look holds no marbles
 PLAIN_NEIGHBOURS = 4
 RING_PERCENTILE = 75
@@ -64,7 +66,6 @@ class HoleFeatures:
     ring: np.ndarray  # (N, 3) log median BGR of the board around each hole
     centre: np.ndarray  # (N, 3) log median BGR of each hole's centre
     unevenness: np.ndarray  # (N,) spread of brightness over each hole's centre
-    ring_texture: np.ndarray  # (N,) spread of brightness over each ring
     ring_clipped: np.ndarray  # (N, 3) the board around the hole is overexposed in a channel
     centre_clipped: np.ndarray  # (N, 3) the hole's centre is overexposed in a channel
 
@@ -78,10 +79,17 @@ class HoleFeatures:
         disc_light = samples.disc.mean(axis=2)
         ring_light = samples.ring.mean(axis=2)
         low, high = np.percentile(disc_light, [20, 90], axis=1)
-        ring_low, ring_high = np.percentile(ring_light, [20, 80], axis=1)
         level = ring_light.mean(axis=1) + _LOG_OFFSET
-        return cls(_log(ring), _log(centre), (high - low) / level, (ring_high - ring_low) / level,
-                   ring >= CLIPPED_LEVEL, centre >= CLIPPED_LEVEL)
+        return cls(_log(ring), _log(centre), (high - low) / level, ring >= CLIPPED_LEVEL,
+                   centre >= CLIPPED_LEVEL)
+
+    def look_flat(self) -> np.ndarray:
+        """Per hole: the centre looks like the board around it, neither a dimple nor a marble
+        (a hand, a card or paper over the hole)."""
+        ratio = np.abs(self.centre - self.ring)
+        known = ~(self.ring_clipped | self.centre_clipped)
+        flat = np.where(known, ratio < FLAT_LIMIT, True).all(axis=1) & known.any(axis=1)
+        return flat & (self.unevenness < FLAT_LIMIT)
 
     def residuals(self, vectors: np.ndarray, means: np.ndarray) -> np.ndarray:
         """``vectors - means`` where clipping allows it: a clipped ring makes the measured
@@ -117,8 +125,7 @@ class Prototypes:
 
     The empty class is measured against each hole's own ring (``empty_paint``): an empty hole
     is a shaded dimple in whatever surrounds it. Marbles are measured against the plain board
-    (``paint``): a marble's own colour does not depend on the paint around its hole. ``ring``
-    and ``ring_texture`` are the reference frame's, for the occlusion test.
+    (``paint``): a marble's own colour does not depend on the paint around its hole.
     """
 
     names: tuple[str | None, ...]
@@ -126,8 +133,6 @@ class Prototypes:
     scales: np.ndarray
     paint: np.ndarray
     empty_paint: np.ndarray
-    ring: np.ndarray | None = None
-    ring_texture: np.ndarray | None = None
 
     def distances(self, features: HoleFeatures) -> np.ndarray:
         """(C, N) scaled distance of every hole's features to every class."""
@@ -160,7 +165,10 @@ def learn_prototypes(profile: BoardProfile, features: HoleFeatures) -> Prototype
     empty_vectors = features.vectors(no_paint)
     kennel = np.array([hole.kind == "kennel" for hole in profile.holes])
     plain_empty = np.median(empty_vectors[_plain_track(profile)], axis=0)
-    empty_means = np.where(kennel[:, None], plain_empty, empty_vectors)
+    # Each hole's own empty look, but only so far from the plain track's: a glint or a shadow
+    # edge in the reference frame must not become part of a hole's look.
+    own_look = plain_empty + np.clip(empty_vectors - plain_empty, -OWN_LOOK_LIMIT, OWN_LOOK_LIMIT)
+    empty_means = np.where(kennel[:, None], plain_empty, own_look)
     names: list[str | None] = [EMPTY]
     means = [empty_means]
     scales = [np.hypot(_robust_spread(empty_vectors[~kennel]), FEATURE_FLOOR)]
@@ -180,8 +188,7 @@ def learn_prototypes(profile: BoardProfile, features: HoleFeatures) -> Prototype
     if len(names) < 2:
         raise ReadError("reference frame: no kennel shows marbles; take the reference with "
                         "every marble in its kennel")
-    return Prototypes(tuple(names), np.stack(means), np.stack(scales), paint, no_paint,
-                      features.ring, features.ring_texture)
+    return Prototypes(tuple(names), np.stack(means), np.stack(scales), paint, no_paint)
 
 
 def default_prototypes(profile: BoardProfile, features: HoleFeatures) -> Prototypes:
@@ -231,9 +238,13 @@ class BoardReader:
         self.locator = Locator(profile)
         self.sampler = HoleSampler(profile)
         self.ids = [hole.id for hole in profile.holes]
+        self.grid = SurfaceGrid.for_profile(profile)
         self.prototypes: Prototypes | None = None
+        self.reference_surface: np.ndarray | None = None
         if reference is not None:
-            self.prototypes = learn_prototypes(profile, self.measure(reference)[1])
+            fit, features = self.measure(reference)
+            self.prototypes = learn_prototypes(profile, features)
+            self.reference_surface = self.grid.sample(reference, fit.homography)
 
     def measure(self, image: np.ndarray) -> tuple[BoardFit, HoleFeatures]:
         """Locate the board and measure every hole (`LocateError` if the board is not found)."""
@@ -250,8 +261,11 @@ class BoardReader:
         likelihood = np.exp(-0.5 * (squared - squared.min(axis=0)))
         confidence = likelihood.max(axis=0) / likelihood.sum(axis=0)
         unknown = distance.min(axis=0) > OUTLIER_DISTANCE
-        hidden = occluded_holes(self.profile, features, prototypes.ring, unknown,
-                                prototypes.ring_texture)
+        hidden = unknown | features.look_flat()
+        if self.reference_surface is not None:
+            surface = self.grid.sample(image, fit.homography)
+            region = foreign_regions(self.grid, surface, self.reference_surface)
+            hidden |= holes_touching(self.grid, region)
         holes: dict[str, str | None] = {}
         for index, hole_id in enumerate(self.ids):
             holes[hole_id] = UNKNOWN if hidden[index] else prototypes.names[best[index]]
