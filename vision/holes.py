@@ -19,21 +19,22 @@ from hw import BoardProfile
 MARBLE_CENTRE_HEIGHT_MM = 3.9  # a 16 mm glass marble resting on the rim of a 14 mm hole
 DISC_RADIUS_MM = 3.5
 RING_MM = (12.0, 14.0)
-STEP_MM = 0.7
+DISC_STEP_MM = 0.7
+RING_STEP_MM = 1.0
 DEFAULT_FOCAL = 0.85  # focal length / larger image side when the view is too straight to tell
 
 
-def _offsets(inner: float, outer: float) -> np.ndarray:
-    """Grid points (mm) with inner <= r <= outer around the origin."""
-    span = np.arange(-outer, outer + 1e-9, STEP_MM)
+def _offsets(inner: float, outer: float, step: float) -> np.ndarray:
+    """Grid points (mm), ``step`` apart, with inner <= r <= outer around the origin."""
+    span = np.arange(-outer, outer + 1e-9, step)
     xx, yy = np.meshgrid(span, span)
     r = np.hypot(xx, yy)
     keep = (r >= inner) & (r <= outer)
     return np.stack([xx[keep], yy[keep]], axis=1)
 
 
-DISC_OFFSETS = _offsets(0.0, DISC_RADIUS_MM)
-RING_OFFSETS = _offsets(*RING_MM)
+DISC_OFFSETS = _offsets(0.0, DISC_RADIUS_MM, DISC_STEP_MM)
+RING_OFFSETS = _offsets(*RING_MM, RING_STEP_MM)
 
 
 def raised_homography(homography: np.ndarray, image_size: tuple[int, int],

@@ -21,6 +21,7 @@ AGREEMENT_PX = 3.0  # visible markers farther than this from the last fit: somet
 MAX_ERROR_PX = 4.0  # RMS reprojection error above which a fit is refused
 FRESH_FIT_MARKERS = 3  # two markers alone leave the homography poorly fixed
 SEARCH_MARGIN = 0.6  # tracked search window: marker size in px times (1 + 2 * margin)
+TRACKED_MIN_PERIMETER = 0.8  # least marker perimeter in a search window, per window side
 
 
 class LocateError(ValueError):
@@ -71,6 +72,10 @@ def _dictionary_id(profile: BoardProfile) -> int:
     return int(getattr(cv2.aruco, name))
 
 
+def _grey(image: np.ndarray) -> np.ndarray:
+    return image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+
+
 def fit_homography(points_mm: np.ndarray, points_px: np.ndarray) -> tuple[np.ndarray, float]:
     """Least-squares homography mm → px through all point pairs, and its RMS error in px."""
     homography, _ = cv2.findHomography(points_mm, points_px, 0)
@@ -95,14 +100,17 @@ class Locator:
         parameters.perspectiveRemovePixelPerCell = 8
         parameters.errorCorrectionRate = 1.0
         self._detector = cv2.aruco.ArucoDetector(dictionary, parameters)
+        # In a window around its last position the marker is big: skip every small outline
+        # (wood grain, holes, noise), which is most of the work.
+        parameters.minMarkerPerimeterRate = TRACKED_MIN_PERIMETER
+        self._tracker = cv2.aruco.ArucoDetector(dictionary, parameters)
         self.last_fit: BoardFit | None = None
 
     def locate(self, image: np.ndarray) -> BoardFit:
         """Fit the board in ``image`` (BGR or grey); `LocateError` if that is impossible."""
-        grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        found = self._detect_tracked(grey) if self.last_fit is not None else {}
+        found = self._detect_tracked(image) if self.last_fit is not None else {}
         if len(found) < len(self._corners_mm):
-            found = {**self._detect(grey), **found}
+            found = {**self._detect(_grey(image)), **found}
         fit = self._fit(found)
         if not fit.reused:
             self.last_fit = fit
@@ -170,10 +178,10 @@ class Locator:
         corners, ids, _ = self._detector.detectMarkers(grey)
         return self._keep_known(corners, ids, (0, 0))
 
-    def _detect_tracked(self, grey: np.ndarray) -> dict[int, np.ndarray]:
+    def _detect_tracked(self, image: np.ndarray) -> dict[int, np.ndarray]:
         """Search each marker only in a window around its last position."""
         assert self.last_fit is not None
-        height, width = grey.shape
+        height, width = image.shape[:2]
         found: dict[int, np.ndarray] = {}
         for marker_id, corners_mm in self._corners_mm.items():
             corners = self.last_fit.project(corners_mm)
@@ -183,8 +191,8 @@ class Locator:
             x1, y1 = (np.minimum(high + pad, (width, height))).astype(int)
             if x1 - x0 < 8 or y1 - y0 < 8:
                 continue
-            window = np.ascontiguousarray(grey[y0:y1, x0:x1])
-            window_corners, ids, _ = self._detector.detectMarkers(window)
+            window = _grey(image[y0:y1, x0:x1])
+            window_corners, ids, _ = self._tracker.detectMarkers(window)
             found.update(self._keep_known(window_corners, ids, (x0, y0),
                                           only=marker_id))
         return found

@@ -21,7 +21,8 @@ import numpy as np
 from hw import BoardProfile
 
 GRID_MM = 5.0  # spacing of the surface sample points
-SHRINK = 4  # the frame is shrunk by this before sampling the surface
+SHRINK_HALVINGS = 2  # the frame is halved this often before sampling the surface
+SHRINK = 2 ** SHRINK_HALVINGS
 HOLE_CLEARANCE_MM = 12.5  # surface points closer than this to a hole centre are skipped
 EDGE_MM = 8.0  # nor within this of the board's edge
 CHROMA_LIMIT = 0.10  # log colour change beyond a neutral (shadow-like) change
@@ -31,76 +32,78 @@ DARKER_LIMIT = -0.95  # deeper than any shadow
 MIN_REGION_MM2 = 125.0  # smaller foreign regions are noise or a glint
 MARGIN_MM = 10.0  # foreign regions grow by this before they hide a hole
 HOLE_REACH_MM = 9.0  # a hole is hidden when a grown region comes this close to its centre
+DRIFT_SUBSAMPLE = 5  # every so many surface points estimate the board-wide light change
 _LOG_OFFSET = 4.0
 
 
 @dataclass(frozen=True)
 class SurfaceGrid:
-    """Sample points of the bare board on a regular grid in board mm (row-major, y down)."""
+    """Sample points of the bare board: a regular grid in board mm (rows run toward -y) of
+    which only the points away from holes, markers and the edge are used."""
 
-    points_mm: np.ndarray  # (H, W, 2)
-    usable: np.ndarray  # (H, W) bool: away from holes, markers and the edge
+    shape: tuple[int, int]
+    points_mm: np.ndarray  # (M, 1, 2) the usable points
+    cells: tuple[np.ndarray, np.ndarray]  # their (rows, cols) in the grid
     hole_cells: np.ndarray  # (N, 2) grid (row, col) of each hole centre, fractional
 
     @classmethod
     def for_profile(cls, profile: BoardProfile) -> SurfaceGrid:
+        """The grid of one board profile."""
         half_w, half_h = profile.board_mm[0] / 2 - EDGE_MM, profile.board_mm[1] / 2 - EDGE_MM
         xs = np.arange(-half_w, half_w + 1e-9, GRID_MM)
         ys = np.arange(half_h, -half_h - 1e-9, -GRID_MM)
         xx, yy = np.meshgrid(xs, ys)
-        points = np.stack([xx, yy], axis=2)
         centres = np.array([(hole.x, hole.y) for hole in profile.holes])
-        flat = points.reshape(-1, 2)
-        nearest = np.full(len(flat), np.inf)
-        for start in range(0, len(centres), 32):
-            chunk = centres[start:start + 32]
-            distance = np.linalg.norm(flat[:, None, :] - chunk[None], axis=2).min(axis=1)
-            nearest = np.minimum(nearest, distance)
-        usable = (nearest >= HOLE_CLEARANCE_MM).reshape(xx.shape)
+        usable = np.ones(xx.shape, bool)
+        for x, y in centres:
+            usable &= (xx - x) ** 2 + (yy - y) ** 2 >= HOLE_CLEARANCE_MM ** 2
         for marker in profile.markers:
             reach = marker.size * 0.75 + GRID_MM
             usable &= ~((np.abs(xx - marker.x) < reach) & (np.abs(yy - marker.y) < reach))
-        cells = np.column_stack([(ys[0] - centres[:, 1]) / GRID_MM,
-                                 (centres[:, 0] - xs[0]) / GRID_MM])
-        return cls(points, usable, cells)
+        rows, cols = np.nonzero(usable)
+        points = np.stack([xx[rows, cols], yy[rows, cols]], axis=1).reshape(-1, 1, 2)
+        hole_cells = np.column_stack([(ys[0] - centres[:, 1]) / GRID_MM,
+                                      (centres[:, 0] - xs[0]) / GRID_MM])
+        return cls(xx.shape, points, (rows, cols), hole_cells)
 
     def sample(self, image: np.ndarray, homography: np.ndarray) -> np.ndarray:
-        """(H, W, 3) float32 log colour of the image around every grid point.
+        """(M, 3) float32 log colour of the image around every usable grid point.
 
-        The image is first shrunk by `SHRINK` (area average): each sample then averages a few
+        The image is first shrunk by `SHRINK` (box average): each sample then averages a few
         pixels, which keeps sensor noise and JPEG blocks from looking like a change.
         """
-        height, width = self.usable.shape
-        small = cv2.resize(image, None, fx=1 / SHRINK, fy=1 / SHRINK,
-                           interpolation=cv2.INTER_AREA)
+        small = image
+        for _ in range(SHRINK_HALVINGS):  # each halving averages 2 x 2 pixels
+            small = cv2.resize(small, (small.shape[1] // 2, small.shape[0] // 2),
+                               interpolation=cv2.INTER_LINEAR)
         to_small = np.diag([1 / SHRINK, 1 / SHRINK, 1.0]) @ homography
-        pixels = cv2.perspectiveTransform(self.points_mm.reshape(-1, 1, 2), to_small)
+        pixels = cv2.perspectiveTransform(self.points_mm, to_small)
         pixels += (1 / SHRINK - 1) / 2  # pixel centres: small (0, 0) is the big (1.5, 1.5)
-        values = cv2.remap(small, pixels.reshape(height, width, 2).astype(np.float32), None,
-                           cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        return np.log(values.astype(np.float32) + _LOG_OFFSET)
+        values = cv2.remap(small, pixels.astype(np.float32), None, cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_REPLICATE)
+        return np.log(values.reshape(-1, 3).astype(np.float32) + _LOG_OFFSET)
 
 
 def foreign_regions(grid: SurfaceGrid, surface: np.ndarray, reference: np.ndarray) -> np.ndarray:
-    """(H, W) bool: grid points covered by something that is not the board, grown by margin."""
+    """(H, W) bool grid: covered by something that is not the board, grown by a margin."""
     change = surface - reference
-    usable = grid.usable
-    residual = change - np.median(change[usable], axis=0)
-    brightness = residual.mean(axis=2)
-    chroma = np.linalg.norm(residual - brightness[..., None], axis=2)
+    residual = change - np.median(change[::DRIFT_SUBSAMPLE], axis=0)
+    brightness = residual.mean(axis=1)
+    neutral = residual - brightness[:, None]
+    chroma = np.sqrt((neutral * neutral).sum(axis=1))
     # In dim light the sensor noise alone changes colours: never flag less than it explains.
-    noise = 1.4826 * np.median(chroma[usable])
+    noise = 1.4826 * np.median(chroma[::DRIFT_SUBSAMPLE])
     chroma_limit = max(CHROMA_LIMIT, NOISE_FACTOR * noise)
-    foreign = ((chroma > chroma_limit) | (brightness > BRIGHTER_LIMIT)
-               | (brightness < DARKER_LIMIT)) & usable
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(foreign.astype(np.uint8), 8)
-    min_cells = MIN_REGION_MM2 / GRID_MM ** 2
-    large = np.zeros(count, bool)
-    large[1:] = stats[1:, cv2.CC_STAT_AREA] >= min_cells
-    kept = large[labels].astype(np.uint8)
+    foreign = (chroma > chroma_limit) | (brightness > BRIGHTER_LIMIT) | (
+        brightness < DARKER_LIMIT)
+    mask = np.zeros(grid.shape, np.uint8)
+    mask[grid.cells] = foreign
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    large = np.zeros(count, np.uint8)
+    large[1:] = stats[1:, cv2.CC_STAT_AREA] >= MIN_REGION_MM2 / GRID_MM ** 2
     radius = round(MARGIN_MM / GRID_MM)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
-    return cv2.dilate(kept, kernel).astype(bool)
+    return cv2.dilate(large[labels], kernel).astype(bool)
 
 
 def holes_touching(grid: SurfaceGrid, region: np.ndarray) -> np.ndarray:
