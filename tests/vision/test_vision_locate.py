@@ -1,0 +1,111 @@
+"""Board location from the four ArUco markers: accuracy, covered markers, a moved camera."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision.conftest import rendered_start
+from vision.locate import LocateError, Locator, marker_corners_mm
+
+
+def _hole_error(fit, profile, homography) -> float:
+    points = np.array([(hole.x, hole.y) for hole in profile.holes])
+    truth = cv2.perspectiveTransform(points.reshape(-1, 1, 2), homography).reshape(-1, 2)
+    return float(np.abs(fit.project(points) - truth).max())
+
+
+def _cover(image, fit, profile, marker_ids):
+    """Paint over markers like a hand would (a flat skin-coloured patch)."""
+    covered = image.copy()
+    for marker_id in marker_ids:
+        corners = marker_corners_mm(profile)[marker_id] * 1.6 - np.array(
+            [(m.x, m.y) for m in profile.markers if m.id == marker_id][0]) * 0.6
+        outline = np.round(fit.project(corners)).astype(np.int32)
+        cv2.fillConvexPoly(covered, outline, (120, 150, 210))
+    return covered
+
+
+def _composed_board(profile, shift=(0.0, 0.0)):
+    """Markers only, drawn with OpenCV and warped: independent of the renderer."""
+    scale = 2.0
+    size = round(profile.board_mm[0] * scale)
+    board = np.full((size, size, 3), (120, 170, 210), np.uint8)
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    for marker in profile.markers:
+        side = round(marker.size * scale)
+        code = cv2.aruco.generateImageMarker(dictionary, marker.id, side)
+        x0 = round((marker.x + profile.board_mm[0] / 2) * scale - side / 2)
+        y0 = round((profile.board_mm[1] / 2 - marker.y) * scale - side / 2)
+        board[y0 - 10:y0 + side + 10, x0 - 10:x0 + side + 10] = 255
+        board[y0:y0 + side, x0:x0 + side] = code[..., None]
+    corners = np.float32([[0, 0], [size, 0], [size, size], [0, size]])
+    target = np.float32([[260, 90], [1040, 120], [1070, 890], [210, 860]]) + np.float32(shift)
+    warp = cv2.getPerspectiveTransform(corners, target)
+    image = cv2.warpPerspective(board, warp, (1280, 960), borderValue=(60, 60, 60))
+    to_board_px = np.array([[scale, 0, profile.board_mm[0] / 2 * scale - 0.5],
+                            [0, -scale, profile.board_mm[1] / 2 * scale - 0.5], [0, 0, 1]])
+    return image, warp @ to_board_px
+
+
+def test_composed_markers_give_the_true_homography(brandi4):
+    image, truth = _composed_board(brandi4)
+    fit = Locator(brandi4).locate(image)
+    assert fit.markers == (0, 1, 2, 3)
+    assert fit.error_px < 1.0
+    assert _hole_error(fit, brandi4, truth) < 1.5
+
+
+@pytest.mark.parametrize("name", ["brandi-4", "brandi-6"])
+def test_rendered_board_is_located_to_a_pixel(name, brandi4, brandi6):
+    profile = brandi4 if name == "brandi-4" else brandi6
+    frame = rendered_start(name)
+    fit = Locator(profile).locate(frame.image)
+    assert not fit.reused and fit.error_px < 1.0
+    assert _hole_error(fit, profile, frame.homography) < 1.0
+
+
+@pytest.mark.parametrize("covered", [(0,), (1, 3), (0, 2)])
+def test_covered_markers_keep_the_last_fit(brandi4, covered):
+    frame = rendered_start("brandi-4")
+    locator = Locator(brandi4)
+    first = locator.locate(frame.image)
+    fit = locator.locate(_cover(frame.image, first, brandi4, covered))
+    assert set(fit.markers) == {0, 1, 2, 3} - set(covered)
+    assert _hole_error(fit, brandi4, frame.homography) < 1.0
+    assert fit.reused == (len(covered) == 2)
+
+
+def test_moved_camera_with_two_markers_covered_is_followed(brandi4):
+    frame = rendered_start("brandi-4")
+    locator = Locator(brandi4)
+    first = locator.locate(frame.image)
+    shift = np.array([[1.0, 0.0, 14.0], [0.0, 1.0, -9.0]])
+    moved = cv2.warpAffine(_cover(frame.image, first, brandi4, (0, 2)), shift, (1280, 960))
+    fit = locator.locate(moved)
+    assert not fit.reused and fit.markers == (1, 3)
+    truth = np.vstack([shift, (0, 0, 1)]) @ frame.homography
+    assert _hole_error(fit, brandi4, truth) < 1.5
+
+
+def test_moved_camera_with_one_marker_left_is_an_error(brandi4):
+    frame = rendered_start("brandi-4")
+    locator = Locator(brandi4)
+    first = locator.locate(frame.image)
+    shift = np.array([[1.0, 0.0, 20.0], [0.0, 1.0, 0.0]])
+    moved = cv2.warpAffine(_cover(frame.image, first, brandi4, (0, 1, 2)), shift, (1280, 960))
+    with pytest.raises(LocateError, match="moved"):
+        locator.locate(moved)
+
+
+def test_no_markers_is_a_clear_error(brandi4):
+    with pytest.raises(LocateError, match="no markers"):
+        Locator(brandi4).locate(np.full((960, 1280, 3), 128, np.uint8))
+
+
+def test_two_markers_without_an_earlier_fit_are_too_few(brandi4):
+    frame = rendered_start("brandi-4")
+    fit = Locator(brandi4).locate(frame.image)
+    with pytest.raises(LocateError, match="only marker"):
+        Locator(brandi4).locate(_cover(frame.image, fit, brandi4, (0, 1)))
