@@ -27,13 +27,16 @@ HOLE_CLEARANCE_MM = 12.5  # surface points closer than this to a hole centre are
 EDGE_MM = 8.0  # nor within this of the board's edge
 CHROMA_LIMIT = 0.10  # log colour change beyond a neutral (shadow-like) change
 NOISE_FACTOR = 4.0  # and beyond this many times the typical change of the whole board
-BRIGHTER_LIMIT = 0.30  # log brightness gain beyond the board-wide change
-DARKER_LIMIT = -0.95  # deeper than any shadow
+WEAK_SHARE = 0.6  # a foreign region extends over points this share of the colour limit
+WEAK_NOISE_FACTOR = 2.5  # or this many times the typical change
+BRIGHTER_LIMIT = 9.0  # log brightness gain beyond the board-wide change
+DARKER_LIMIT = -1.6  # deeper than any shadow
 MIN_REGION_MM2 = 125.0  # smaller foreign regions are noise or a glint
 MARGIN_MM = 10.0  # foreign regions grow by this before they hide a hole
 HOLE_REACH_MM = 9.0  # a hole is hidden when a grown region comes this close to its centre
 DRIFT_SUBSAMPLE = 5  # every so many surface points estimate the board-wide light change
 _LOG_OFFSET = 4.0
+CLIPPED_LOG = float(np.log(235 + _LOG_OFFSET))  # samples this bright may be overexposed
 
 
 @dataclass(frozen=True)
@@ -88,22 +91,45 @@ def foreign_regions(grid: SurfaceGrid, surface: np.ndarray, reference: np.ndarra
     """(H, W) bool grid: covered by something that is not the board, grown by a margin."""
     change = surface - reference
     residual = change - np.median(change[::DRIFT_SUBSAMPLE], axis=0)
+    # A channel overexposed in both frames says nothing: let it follow the others.
+    clipped = np.minimum(surface, reference) >= CLIPPED_LOG
+    if clipped.any():
+        seen = (~clipped).sum(axis=1)
+        mean_seen = np.where(clipped, 0.0, residual).sum(axis=1) / np.maximum(seen, 1)
+        residual = np.where(clipped, mean_seen[:, None], residual)
     brightness = residual.mean(axis=1)
     neutral = residual - brightness[:, None]
+    # Glare adds white light: on a coloured board it pales the colour along a known direction
+    # (most in the board's darkest channel). Only colour change across that direction counts.
+    glare = 1.0 / (np.exp(reference) + 1.0)
+    glare -= glare.mean(axis=1, keepdims=True)
+    glare /= np.sqrt((glare * glare).sum(axis=1, keepdims=True)) + 1e-6
+    neutral -= (neutral * glare).sum(axis=1, keepdims=True) * glare
     chroma = np.sqrt((neutral * neutral).sum(axis=1))
     # In dim light the sensor noise alone changes colours: never flag less than it explains.
     noise = 1.4826 * np.median(chroma[::DRIFT_SUBSAMPLE])
-    chroma_limit = max(CHROMA_LIMIT, NOISE_FACTOR * noise)
-    foreign = (chroma > chroma_limit) | (brightness > BRIGHTER_LIMIT) | (
-        brightness < DARKER_LIMIT)
+    limits = (DARKER_LIMIT, BRIGHTER_LIMIT)
+    strong = _changed(chroma, brightness, max(CHROMA_LIMIT, NOISE_FACTOR * noise), limits)
+    weak = _changed(chroma, brightness, max(CHROMA_LIMIT * WEAK_SHARE, WEAK_NOISE_FACTOR * noise),
+                    limits)
+    # A region counts if it is large and somewhere clearly changed (hysteresis, as in Canny).
     mask = np.zeros(grid.shape, np.uint8)
-    mask[grid.cells] = foreign
+    mask[grid.cells] = weak
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    seeded = np.zeros(count, bool)
+    seeded[labels[grid.cells][strong]] = True
     large = np.zeros(count, np.uint8)
-    large[1:] = stats[1:, cv2.CC_STAT_AREA] >= MIN_REGION_MM2 / GRID_MM ** 2
+    large[1:] = seeded[1:] & (stats[1:, cv2.CC_STAT_AREA] >= MIN_REGION_MM2 / GRID_MM ** 2)
     radius = round(MARGIN_MM / GRID_MM)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
     return cv2.dilate(large[labels], kernel).astype(bool)
+
+
+def _changed(chroma: np.ndarray, brightness: np.ndarray, chroma_limit: float,
+             bright_limits: tuple[float, float]) -> np.ndarray:
+    """Changed beyond what light does: colour, or brightness beyond glare or shadow."""
+    return ((chroma > chroma_limit) | (brightness < bright_limits[0])
+            | (brightness > bright_limits[1]))
 
 
 def holes_touching(grid: SurfaceGrid, region: np.ndarray) -> np.ndarray:

@@ -33,8 +33,11 @@ EMPTY = None
 UNKNOWN = "?"
 FEATURE_FLOOR = np.array([0.10, 0.10, 0.10, 0.10])  # least spread of a class, per feature
 FLAT_LIMIT = 0.12  # log colour difference centre/ring below which a hole looks covered
+FLAT_UNEVENNESS = 0.08  # and brightness spread below which its centre is featureless
 MOTION_LIMIT = 0.2  # log colour change of a hole's centre between frames that means motion
 OUTLIER_DISTANCE = 8.0  # farther than this from every class: something unknown is there
+DOUBTFUL_DISTANCE = 4.5  # farther than this: hidden too if next to a hidden hole
+DOUBT_REACH_MM = 50.0  # "next to": centres this close
 OWN_LOOK_LIMIT = 0.15  # how far a hole's empty look may differ from the plain track's
 ABSENT_SEAT_DISTANCE = 0.3  # a kennel this close to the empty look holds no marbles
 PLAIN_NEIGHBOURS = 4
@@ -97,7 +100,7 @@ class HoleFeatures:
         ratio = np.abs(self.centre - self.ring)
         known = ~(self.ring_clipped | self.centre_clipped)
         flat = np.where(known, ratio < FLAT_LIMIT, True).all(axis=1) & known.any(axis=1)
-        return flat & (self.unevenness < FLAT_LIMIT)
+        return flat & (self.unevenness < FLAT_UNEVENNESS)
 
     def residuals(self, vectors: np.ndarray, means: np.ndarray) -> np.ndarray:
         """``vectors - means`` where clipping allows it: a clipped ring makes the measured
@@ -247,6 +250,9 @@ class BoardReader:
         self.sampler = HoleSampler(profile)
         self.ids = [hole.id for hole in profile.holes]
         self.grid = SurfaceGrid.for_profile(profile)
+        centres = np.array([(hole.x, hole.y) for hole in profile.holes])
+        self._neighbours = np.linalg.norm(centres[:, None] - centres[None], axis=2) <= (
+            DOUBT_REACH_MM)
         self.prototypes: Prototypes | None = None
         self.reference_surface: np.ndarray | None = None
         if reference is not None:
@@ -258,6 +264,15 @@ class BoardReader:
         """Locate the board and measure every hole (`LocateError` if the board is not found)."""
         fit = self.locator.locate(image)
         return fit, HoleFeatures.measure(self.sampler.sample(image, fit.homography))
+
+    def _spread_to_doubtful(self, hidden: np.ndarray, doubtful: np.ndarray) -> np.ndarray:
+        """Also hide doubtful holes next to hidden ones (the hand's edge), transitively."""
+        hidden = hidden.copy()
+        while True:
+            reached = doubtful & ~hidden & self._neighbours[:, hidden].any(axis=1)
+            if not reached.any():
+                return hidden
+            hidden |= reached
 
     def read(self, image: np.ndarray) -> HoleReading:
         """Classify every hole of one BGR frame."""
@@ -274,6 +289,7 @@ class BoardReader:
             surface = self.grid.sample(image, fit.homography)
             region = foreign_regions(self.grid, surface, self.reference_surface)
             hidden |= holes_touching(self.grid, region)
+        hidden = self._spread_to_doubtful(hidden, distance.min(axis=0) > DOUBTFUL_DISTANCE)
         holes: dict[str, str | None] = {}
         for index, hole_id in enumerate(self.ids):
             holes[hole_id] = UNKNOWN if hidden[index] else prototypes.names[best[index]]
