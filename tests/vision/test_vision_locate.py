@@ -20,8 +20,8 @@ def _cover(image, fit, profile, marker_ids):
     """Paint over markers like a hand would (a flat skin-coloured patch)."""
     covered = image.copy()
     for marker_id in marker_ids:
-        corners = marker_corners_mm(profile)[marker_id] * 1.6 - np.array(
-            [(m.x, m.y) for m in profile.markers if m.id == marker_id][0]) * 0.6
+        centre = next((m.x, m.y) for m in profile.markers if m.id == marker_id)
+        corners = marker_corners_mm(profile)[marker_id] * 1.6 - np.array(centre) * 0.6
         outline = np.round(fit.project(corners)).astype(np.int32)
         cv2.fillConvexPoly(covered, outline, (120, 150, 210))
     return covered

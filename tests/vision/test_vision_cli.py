@@ -1,0 +1,110 @@
+"""`dog-companion vision read | watch | markers`: the JSON contract, exit codes, files."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import xml.dom.minidom
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.cli import main
+from tests.vision.conftest import REPO_ROOT, rendered_start, some_position
+from vision.render import RenderConditions, render
+
+
+@pytest.fixture(scope="module")
+def photos(tmp_path_factory):
+    """A reference photo and a mid-game photo of brandi-4 as files."""
+    from hw import load_profile
+
+    folder = tmp_path_factory.mktemp("photos")
+    profile = load_profile("brandi-4")
+    occupancy = some_position(profile, seed=4)
+    cv2.imwrite(str(folder / "start.png"), rendered_start("brandi-4").image)
+    frame = render(profile, occupancy, RenderConditions(light_level=0.8), seed=9)
+    cv2.imwrite(str(folder / "game.jpg"), frame.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    return folder, occupancy
+
+
+def test_read_prints_every_hole_and_exits_0(photos, capsys):
+    folder, occupancy = photos
+    code = main(["vision", "read", str(folder / "game.jpg"), "--board", "brandi-4",
+                 "--reference", str(folder / "start.png")])
+    out = capsys.readouterr().out
+    assert code == 0
+    result = json.loads(out)
+    assert list(result) == ["holes", "occluded", "confidence"]
+    assert result["holes"] == occupancy
+    assert result["occluded"] is False and 0.0 <= result["confidence"] <= 1.0
+
+
+def test_read_accepts_a_profile_path_and_works_without_reference(photos, capsys):
+    folder, occupancy = photos
+    path = REPO_ROOT / "hw" / "boards" / "brandi-4.json"
+    assert main(["vision", "read", str(folder / "game.jpg"), "--board", str(path)]) == 0
+    holes = json.loads(capsys.readouterr().out)["holes"]
+    assert set(holes) == set(occupancy)
+    assert set(holes.values()) <= {None, "?", "red", "yellow", "green", "blue"}
+
+
+def test_debug_writes_a_png_of_the_reading(photos, tmp_path, capsys):
+    folder, _ = photos
+    debug = tmp_path / "debug.png"
+    assert main(["vision", "read", str(folder / "game.jpg"), "--board", "brandi-4",
+                 "--reference", str(folder / "start.png"), "--debug", str(debug)]) == 0
+    image = cv2.imread(str(debug))
+    assert image is not None and image.shape == (960, 1280, 3)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["missing.png", "--board", "brandi-4"], "missing.png"),
+    (["{game}", "--board", "brandi-9"], "brandi-9"),
+    (["{game}", "--board", "brandi-4", "--reference", "nope.png"], "nope.png"),
+    (["{blank}", "--board", "brandi-4"], "markers"),
+    (["{game}", "--board", "brandi-4", "--reference", "{blank}"], "--reference"),
+])
+def test_bad_input_is_one_line_on_stderr_and_exit_2(photos, tmp_path, capsys, args, message):
+    folder, _ = photos
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((480, 640, 3), 128, np.uint8))
+    args = [a.format(game=folder / "game.jpg", blank=blank) for a in args]
+    assert main(["vision", "read", *args]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert len(captured.err.strip().splitlines()) == 1 and message in captured.err
+
+
+def test_watch_prints_one_line_per_stable_reading(photos, tmp_path, capsys):
+    folder, occupancy = photos
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for index in range(4):
+        (frames / f"{index}.jpg").write_bytes((folder / "game.jpg").read_bytes())
+    assert main(["vision", "watch", str(frames), "--board", "brandi-4",
+                 "--reference", str(folder / "start.png"), "--stable-ms", "300"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 1 and json.loads(lines[0])["holes"] == occupancy
+
+
+def test_watch_with_an_unknown_source_exits_2(capsys):
+    assert main(["vision", "watch", "nowhere/at/all", "--board", "brandi-4"]) == 2
+    assert "nowhere/at/all" in capsys.readouterr().err
+
+
+def test_markers_writes_an_svg_sheet(tmp_path, capsys):
+    out = tmp_path / "sheet.svg"
+    assert main(["vision", "markers", "--board", "brandi-6", "--out", str(out)]) == 0
+    assert json.loads(capsys.readouterr().out) == {"pages": [str(out)]}
+    document = xml.dom.minidom.parse(str(out))
+    assert document.documentElement.getAttribute("width") == "210.0mm"
+
+
+def test_importing_the_cli_loads_no_opencv():
+    code = "import sys, vision.cli; print('cv2' in sys.modules, 'numpy' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            cwd=REPO_ROOT, check=True)
+    assert result.stdout.split() == ["False", "False"]
