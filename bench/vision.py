@@ -22,9 +22,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from hw import BoardProfile, load_profile  # noqa: E402
-from vision.read import BoardReader  # noqa: E402
-from vision.render import RenderConditions, random_conditions, render, start_occupancy  # noqa: E402
+from hw import BoardProfile, load_profile
+from vision.read import BoardReader
+from vision.render import RenderConditions, random_conditions, render, start_occupancy
 
 
 def game_position(profile: BoardProfile, rng: np.random.Generator) -> dict[str, str | None]:

@@ -20,6 +20,10 @@ from hw import BoardProfile
 AGREEMENT_PX = 3.0  # visible markers farther than this from the last fit: something moved
 MAX_ERROR_PX = 4.0  # RMS reprojection error above which a fit is refused
 FRESH_FIT_MARKERS = 3  # two markers alone leave the homography poorly fixed
+MIN_DIMPLES = 12  # fewer found holes than this: keep the marker fit
+DIMPLE_SEARCH_MM = 5.0  # how far from its predicted place a hole is looked for
+DIMPLE_MIN_SCORE = 0.5  # normalised correlation a found hole must reach
+DIMPLE_TOLERANCE_PX = 1.5  # RANSAC: found holes farther than this from the fit are ignored
 SEARCH_MARGIN = 0.6  # tracked search window: marker size in px times (1 + 2 * margin)
 TRACKED_MIN_PERIMETER = 0.8  # least marker perimeter in a search window, per window side
 
@@ -72,6 +76,53 @@ def _dictionary_id(profile: BoardProfile) -> int:
     return int(getattr(cv2.aruco, name))
 
 
+def find_dimples(grey: np.ndarray, fit: BoardFit, centres_mm: np.ndarray,
+                 radius_mm: float) -> tuple[np.ndarray, np.ndarray]:
+    """Where the dark round holes near their predicted positions really are.
+
+    A dark disc template (the hole's size at the local scale) is matched around each predicted
+    centre; matches with a clear peak give (board mm, image px) pairs.
+    """
+    predicted = fit.project(centres_mm)
+    ends = fit.project(centres_mm + np.array([1.0, 0.0]))
+    scales = np.linalg.norm(ends - predicted, axis=1)
+    height, width = grey.shape
+    pairs_mm, pairs_px = [], []
+    for centre_mm, (x, y), scale in zip(centres_mm, predicted, scales, strict=True):
+        radius = radius_mm * scale
+        half = int(np.ceil(radius * 1.6))
+        search = int(np.ceil(DIMPLE_SEARCH_MM * scale)) + 1
+        x0, y0 = round(x) - half - search, round(y) - half - search
+        x1, y1 = round(x) + half + search + 1, round(y) + half + search + 1
+        if x0 < 0 or y0 < 0 or x1 > width or y1 > height:
+            continue
+        template = _disc_template(radius, half)
+        scores = cv2.matchTemplate(grey[y0:y1, x0:x1].astype(np.float32), template,
+                                   cv2.TM_CCOEFF_NORMED)
+        _, best, _, (bx, by) = cv2.minMaxLoc(scores)
+        if best < DIMPLE_MIN_SCORE or not (0 < bx < scores.shape[1] - 1) or not (
+                0 < by < scores.shape[0] - 1):
+            continue
+        dx = _peak_offset(scores[by, bx - 1:bx + 2])
+        dy = _peak_offset(scores[by - 1:by + 2, bx])
+        pairs_mm.append(centre_mm)
+        pairs_px.append((x0 + bx + half + dx, y0 + by + half + dy))
+    return np.array(pairs_mm, np.float64), np.array(pairs_px, np.float64)
+
+
+def _disc_template(radius: float, half: int) -> np.ndarray:
+    yy, xx = np.mgrid[-half:half + 1, -half:half + 1]
+    inside = np.clip(radius + 0.5 - np.hypot(xx, yy), 0, 1)
+    return (1.0 - inside).astype(np.float32)
+
+
+def _peak_offset(values: np.ndarray) -> float:
+    """Sub-pixel position of a peak from three samples around it (parabola)."""
+    left, middle, right = (float(v) for v in values)
+    denominator = left - 2 * middle + right
+    return 0.0 if denominator >= 0 else 0.5 * (left - right) / denominator
+
+
 def _grey(image: np.ndarray) -> np.ndarray:
     return image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
 
@@ -109,21 +160,45 @@ class Locator:
     def locate(self, image: np.ndarray) -> BoardFit:
         """Fit the board in ``image`` (BGR or grey); `LocateError` if that is impossible."""
         found = self._detect_tracked(image) if self.last_fit is not None else {}
-        if len(found) < len(self._corners_mm):
+        settled = (self.last_fit is not None and len(found) >= 2
+                   and self._error(self.last_fit, found) <= AGREEMENT_PX)
+        if len(found) < len(self._corners_mm) and not settled:
             found = {**self._detect(_grey(image)), **found}
         fit = self._fit(found)
         if not fit.reused:
             self.last_fit = fit
         return fit
 
+    def refine(self, image: np.ndarray, centres_mm: np.ndarray, radius_mm: float) -> BoardFit:
+        """Sharpen the last fit on holes known to be empty (dark dimples), e.g. the track and
+        homes of a start position: many points all over the board pin it down far better
+        than four small markers in its corners. The refined fit is kept for later frames."""
+        if self.last_fit is None:
+            raise LocateError("nothing to refine: locate the board first")
+        fit = self.last_fit
+        found_mm, found_px = find_dimples(_grey(image), fit, centres_mm, radius_mm)
+        if len(found_mm) < MIN_DIMPLES:
+            return fit
+        homography, inliers = cv2.findHomography(found_mm, found_px, cv2.RANSAC,
+                                                 DIMPLE_TOLERANCE_PX)
+        if homography is None:
+            return fit
+        kept = inliers.ravel().astype(bool)
+        projected = cv2.perspectiveTransform(found_mm[kept].reshape(-1, 1, 2), homography)
+        error = float(np.sqrt(np.mean(np.sum((projected.reshape(-1, 2) - found_px[kept]) ** 2,
+                                             axis=1))))
+        self.last_fit = BoardFit(homography, error, fit.markers, fit.reused)
+        return self.last_fit
+
     def _fit(self, found: dict[int, np.ndarray]) -> BoardFit:
         seen = tuple(sorted(found))
         previous = self.last_fit
+        if previous is not None and found and self._error(previous, found) <= AGREEMENT_PX:
+            # Nothing moved: keep the earlier fit (maybe refined on the holes, see `refine`).
+            return BoardFit(previous.homography, self._error(previous, found), seen, True)
         if len(found) >= min(FRESH_FIT_MARKERS, len(self._corners_mm)):
             return self._fresh_fit(found)
         if previous is not None and found:
-            if self._error(previous, found) <= AGREEMENT_PX:
-                return BoardFit(previous.homography, self._error(previous, found), seen, True)
             if len(found) >= 2:
                 return self._shifted_fit(previous, found)
             raise LocateError(f"the board or camera moved and only marker {seen[0]} is visible: "

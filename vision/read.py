@@ -32,6 +32,8 @@ from vision.occlusion import SurfaceGrid, foreign_regions, holes_touching
 EMPTY = None
 UNKNOWN = "?"
 FEATURE_FLOOR = np.array([0.10, 0.10, 0.10, 0.10])  # least spread of a class, per feature
+DARK_RATIO = 0.7  # log ratio to the board below which a colour counts as dark ...
+DARK_SPREAD = 0.1  # ... and its spread grows by this per unit of log ratio
 FLAT_LIMIT = 0.12  # log colour difference centre/ring below which a hole looks covered
 FLAT_UNEVENNESS = 0.08  # and brightness spread below which its centre is featureless
 MOTION_LIMIT = 0.2  # log colour change of a hole's centre between frames that means motion
@@ -46,12 +48,18 @@ DISC_PERCENTILE = 35
 CLIPPED_LEVEL = 247  # 8-bit level from which a channel says nothing about colour
 _LOG_OFFSET = 4.0
 
-# Glass marbles and board surfaces as seen in neutral light (BGR), for the default prototypes.
-TYPICAL_MARBLE_BGR = {
-    "red": (40, 36, 190), "yellow": (30, 190, 235), "green": (60, 160, 40),
-    "blue": (190, 95, 25), "white": (225, 228, 228), "black": (30, 28, 28),
+# Without a reference frame: how each marble typically looks against the plain board around
+# it (the colour features below: log B, G, R ratio and unevenness), measured with this reader
+# on the simulator's boards in neutral light. A stand-in for learning, not a substitute.
+DEFAULT_LOOKS = {
+    "wood": {"red": (-0.44, -0.89, 0.06, 0.64), "yellow": (-0.64, 0.22, 0.17, 0.38),
+             "green": (-0.18, 0.14, -1.07, 0.69), "blue": (0.6, -0.28, -1.4, 0.64),
+             "white": (0.7, 0.3, 0.16, 0.12), "black": (-0.94, -1.4, -1.56, 0.99)},
+    "aluminium": {"red": (-0.88, -0.93, 0.2, 0.6), "yellow": (-1.14, 0.16, 0.27, 0.34),
+                  "green": (-0.66, 0.08, -0.96, 0.61), "blue": (0.09, -0.38, -1.32, 0.58),
+                  "white": (0.23, 0.24, 0.28, 0.12), "black": (-1.42, -1.46, -1.45, 0.9)},
 }
-TYPICAL_SURFACE_BGR = {"wood": (150, 188, 222), "aluminium": (192, 192, 188)}
+DEFAULT_SPREAD = 2.0  # default looks are this many times less certain than learnt ones
 
 
 class ReadError(ValueError):
@@ -160,6 +168,12 @@ def _robust_spread(values: np.ndarray) -> np.ndarray:
     return 1.4826 * np.median(np.abs(values - np.median(values, axis=0)), axis=0)
 
 
+def _floor(mean: np.ndarray) -> np.ndarray:
+    """Least spread of a class: wider for dark colours, whose ratios noise moves more."""
+    darkness = np.clip(-mean[:3] - DARK_RATIO, 0.0, None)
+    return FEATURE_FLOOR + np.append(DARK_SPREAD * darkness, 0.0)
+
+
 def _plain_track(profile: BoardProfile) -> np.ndarray:
     return np.array([hole.kind == "track" and hole.seat is None for hole in profile.holes])
 
@@ -194,8 +208,9 @@ def learn_prototypes(profile: BoardProfile, features: HoleFeatures) -> Prototype
         if seat >= len(profile.default_colors):
             raise ReadError(f"board {profile.name}: no colour name for seat {seat}")
         names.append(profile.default_colors[seat])
-        means.append(np.broadcast_to(np.median(vectors[own], axis=0), empty_means.shape))
-        scales.append(np.hypot(_robust_spread(vectors[own]), FEATURE_FLOOR))
+        mean = np.median(vectors[own], axis=0)
+        means.append(np.broadcast_to(mean, empty_means.shape))
+        scales.append(np.hypot(_robust_spread(vectors[own]), _floor(mean)))
     if len(names) < 2:
         raise ReadError("reference frame: no kennel shows marbles; take the reference with "
                         "every marble in its kennel")
@@ -210,17 +225,15 @@ def default_prototypes(profile: BoardProfile, features: HoleFeatures) -> Prototy
     plain = _plain_track(profile)
     empty_mean = np.median(vectors[plain], axis=0)
     surface = np.exp(np.median(features.ring[plain], axis=0))
-    material = "wood" if surface[0] < 0.8 * surface[2] else "aluminium"
+    looks = DEFAULT_LOOKS["wood" if surface[0] < 0.8 * surface[2] else "aluminium"]
     names: list[str | None] = [EMPTY]
     means = [np.broadcast_to(empty_mean, vectors.shape)]
     for colour in profile.default_colors:
-        if colour not in TYPICAL_MARBLE_BGR:
-            continue
-        ratio = _log(np.array(TYPICAL_MARBLE_BGR[colour])) - _log(
-            np.array(TYPICAL_SURFACE_BGR[material]))
-        names.append(colour)
-        means.append(np.broadcast_to(np.append(ratio, 0.5), vectors.shape))
-    scales = np.tile(FEATURE_FLOOR * 2.5, (len(names), 1))
+        if colour in looks:
+            names.append(colour)
+            means.append(np.broadcast_to(np.array(looks[colour]), vectors.shape))
+    scales = np.stack([FEATURE_FLOOR * DEFAULT_SPREAD] + [
+        _floor(mean[0]) * DEFAULT_SPREAD for mean in means[1:]])
     return Prototypes(tuple(names), np.stack(means), scales, paint, paint)
 
 
@@ -256,6 +269,9 @@ class BoardReader:
         self.prototypes: Prototypes | None = None
         self.reference_surface: np.ndarray | None = None
         if reference is not None:
+            self.locator.locate(reference)
+            empty = [(h.x, h.y) for h in profile.holes if h.kind != "kennel"]
+            self.locator.refine(reference, np.array(empty), profile.hole_diameter_mm / 2)
             fit, features = self.measure(reference)
             self.prototypes = learn_prototypes(profile, features)
             self.reference_surface = self.grid.sample(reference, fit.homography)
