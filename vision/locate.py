@@ -10,6 +10,7 @@ markers only around where they were, which is much faster than searching the who
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -272,12 +273,14 @@ class Locator:
                                           only=marker_id))
         return found
 
-    def _keep_known(self, corners: tuple, ids: np.ndarray | None, offset: tuple[int, int],
-                    only: int | None = None) -> dict[int, np.ndarray]:
+    def _keep_known(self, corners: Sequence[np.ndarray], ids: np.ndarray | None,
+                    offset: tuple[int, int], only: int | None = None) -> dict[int, np.ndarray]:
+        """The profile's markers among the detections, corners shifted into the frame; an id
+        seen twice is ambiguous and dropped."""
         if ids is None:
             return {}
-        ids = [int(i) for i in ids.ravel()]
+        numbers = [int(i) for i in ids.ravel()]
         wanted = set(self._corners_mm) if only is None else {only}
-        return {marker_id: marker_corners.reshape(4, 2) + np.asarray(offset, np.float32)
-                for marker_corners, marker_id in zip(corners, ids, strict=True)
-                if marker_id in wanted and ids.count(marker_id) == 1}  # twice: ambiguous
+        return {number: np.asarray(marker, np.float64).reshape(4, 2) + offset
+                for marker, number in zip(corners, numbers, strict=True)
+                if number in wanted and numbers.count(number) == 1}

@@ -248,7 +248,7 @@ class HoleReading:
     hole_confidence: np.ndarray = field(repr=False)
     features: HoleFeatures = field(repr=False)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         """The ``vision read`` contract: holes, occluded, confidence."""
         return {"holes": dict(self.holes), "occluded": self.occluded,
                 "confidence": round(float(self.confidence), 4)}
