@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import signal
 import socket
 import sys
 import urllib.request
-from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from hw import BoardProfile
 
 DEFAULT_PORT = 8080
-PI_MODEL_FILE = Path("/proc/device-tree/model")
+log = logging.getLogger("dog-companion")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -30,23 +34,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(handler=run)
 
 
-def detect_hardware() -> dict[str, str]:
-    """What this machine has: a Pi camera and an LED strip, or nothing (the simulated table)."""
-    model = PI_MODEL_FILE.read_text(errors="replace").strip("\0 \n") \
-        if PI_MODEL_FILE.exists() else ""
-    camera = "sim"
-    if model.startswith("Raspberry Pi"):
-        try:
-            from picamera2 import Picamera2  # type: ignore[import-not-found]
+def probe_camera() -> str:
+    """The camera spec that opens here (`$DOG_COMPANION_CAMERA`, else the Pi camera), or
+    `sim` with a log line saying why not."""
+    from vision.sources import SourceError, default_spec, open_source
 
-            if Picamera2.global_camera_info():
-                camera = "picamera2"
-        except ImportError:
-            pass
-    leds = "sim"
-    if model.startswith("Raspberry Pi"):
-        leds = "pi5" if model.startswith("Raspberry Pi 5") else "ws281x"
-    return {"model": model or "not a Raspberry Pi", "camera": camera, "leds": leds}
+    spec = default_spec()
+    if spec == "sim":
+        log.info("camera: none configured or installed, the simulated table provides frames")
+        return "sim"
+    try:
+        with open_source(spec):
+            return spec
+    except SourceError as err:
+        log.warning("camera: %s; the simulated table provides frames", err)
+        return "sim"
 
 
 def lan_address() -> str | None:
@@ -77,23 +79,32 @@ def stop_on_sigterm() -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Start the table and serve the page until interrupted."""
+    """Start the table and serve the page until Ctrl-C or SIGTERM."""
     from hw import ProfileError, load_profile
 
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:
         profile = load_profile(args.board)
     except ProfileError as err:
         print(f"dog-companion run: {err}", file=sys.stderr)
         return 2
 
+    from firmware_bridge.strip import open_strip
+
+    with open_strip(led_count=profile.led_count) as strip:
+        hardware = {"camera": probe_camera(), "leds": strip.backend}
+        return serve(args, profile, hardware)
+
+
+def serve(args: argparse.Namespace, profile: BoardProfile, hardware: dict[str, str]) -> int:
+    """Serve the page for a table with this hardware; tell systemd how it goes."""
     import waitress
 
     from companion.service import Service
     from companion.table import Table
     from companion.web import create_app
 
-    hardware = detect_hardware()
-    simulated = hardware["camera"] == "sim" and hardware["leds"] == "sim"
+    simulated = hardware["camera"] == "sim" and hardware["leds"] in ("sim", "none")
     table = Table(profile, simulated=simulated, hardware=hardware)
     app = create_app(table, {"DEFAULT_LANGUAGE": args.language})
     try:

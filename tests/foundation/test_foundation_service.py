@@ -98,3 +98,23 @@ def test_unit_file_is_a_notify_service_with_a_watchdog() -> None:
     assert service["Restart"] == "on-failure"
     assert service["ExecStart"].endswith("/.venv/bin/dog-companion run")
     assert unit["Install"]["WantedBy"] == "multi-user.target"
+
+
+def test_run_refuses_a_port_in_use() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run([sys.executable, "-m", "companion", "run", "--host",
+                                 "127.0.0.1", "--port", str(port)],
+                                capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in result.stderr
+
+
+def test_run_refuses_an_unknown_board() -> None:
+    result = subprocess.run([sys.executable, "-m", "companion", "run", "--board", "chess"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "dog-companion run: board 'chess': no such profile (shipped: brandi-4, brandi-6) or file"]
