@@ -27,19 +27,21 @@ import numpy as np
 from hw import BoardProfile
 from vision.holes import HoleSampler, HoleSamples
 from vision.locate import BoardFit, Locator
-from vision.occlusion import SurfaceGrid, foreign_regions, holes_touching
+from vision.occlusion import SurfaceGrid, foreign_regions, glinting, holes_touching
 
 EMPTY = None
 UNKNOWN = "?"
 FEATURE_FLOOR = np.array([0.10, 0.10, 0.10, 0.10])  # least spread of a class, per feature
 DARK_RATIO = 0.7  # log ratio to the board below which a colour counts as dark ...
-DARK_SPREAD = 0.1  # ... and its spread grows by this per unit of log ratio
+DARK_SPREAD = 0.15  # ... and its spread grows by this per unit of log ratio
 FLAT_LIMIT = 0.12  # log colour difference centre/ring below which a hole looks covered
 FLAT_UNEVENNESS = 0.08  # and brightness spread below which its centre is featureless
 MOTION_LIMIT = 0.2  # log colour change of a hole's centre between frames that means motion
-OUTLIER_DISTANCE = 8.0  # farther than this from every class: something unknown is there
-DOUBTFUL_DISTANCE = 4.5  # farther than this: hidden too if next to a hidden hole
+OUTLIER_DISTANCE = 4.5  # farther than this from every class: something unknown is there
+DOUBTFUL_DISTANCE = 3.0  # farther than this: hidden too if next to a hidden hole
 DOUBT_REACH_MM = 50.0  # "next to": centres this close
+STRANGE_DISTANCE = 4.5  # two adjacent holes this far from every class: something is there
+ADJACENT_MM = 30.0  # adjacent holes: centres this close
 OWN_LOOK_LIMIT = 0.15  # how far a hole's empty look may differ from the plain track's
 ABSENT_SEAT_DISTANCE = 0.3  # a kennel this close to the empty look holds no marbles
 PLAIN_NEIGHBOURS = 4
@@ -52,12 +54,12 @@ _LOG_OFFSET = 4.0
 # it (the colour features below: log B, G, R ratio and unevenness), measured with this reader
 # on the simulator's boards in neutral light. A stand-in for learning, not a substitute.
 DEFAULT_LOOKS = {
-    "wood": {"red": (-0.44, -0.89, 0.06, 0.64), "yellow": (-0.64, 0.22, 0.17, 0.38),
-             "green": (-0.18, 0.14, -1.07, 0.69), "blue": (0.6, -0.28, -1.4, 0.64),
-             "white": (0.7, 0.3, 0.16, 0.12), "black": (-0.94, -1.4, -1.56, 0.99)},
-    "aluminium": {"red": (-0.88, -0.93, 0.2, 0.6), "yellow": (-1.14, 0.16, 0.27, 0.34),
-                  "green": (-0.66, 0.08, -0.96, 0.61), "blue": (0.09, -0.38, -1.32, 0.58),
-                  "white": (0.23, 0.24, 0.28, 0.12), "black": (-1.42, -1.46, -1.45, 0.9)},
+    "wood": {"red": (-0.44, -0.89, 0.06, 0.53), "yellow": (-0.64, 0.22, 0.17, 0.35),
+             "green": (-0.18, 0.14, -1.07, 0.56), "blue": (0.6, -0.28, -1.4, 0.55),
+             "white": (0.7, 0.3, 0.16, 0.13), "black": (-0.94, -1.4, -1.56, 0.7)},
+    "aluminium": {"red": (-0.88, -0.93, 0.2, 0.49), "yellow": (-1.14, 0.16, 0.27, 0.31),
+                  "green": (-0.66, 0.08, -0.96, 0.49), "blue": (0.09, -0.38, -1.32, 0.48),
+                  "white": (0.23, 0.24, 0.28, 0.13), "black": (-1.42, -1.46, -1.45, 0.64)},
 }
 DEFAULT_SPREAD = 2.0  # default looks are this many times less certain than learnt ones
 
@@ -85,7 +87,7 @@ class HoleFeatures:
 
     ring: np.ndarray  # (N, 3) log median BGR of the board around each hole
     centre: np.ndarray  # (N, 3) log median BGR of each hole's centre
-    unevenness: np.ndarray  # (N,) spread of brightness over each hole's centre
+    spread: np.ndarray  # (N,) spread of brightness over each hole's centre (8-bit levels)
     ring_clipped: np.ndarray  # (N, 3) the board around the hole is overexposed in a channel
     centre_clipped: np.ndarray  # (N, 3) the hole's centre is overexposed in a channel
 
@@ -98,8 +100,7 @@ class HoleFeatures:
         centre = _quantile(samples.disc, DISC_PERCENTILE)
         disc_light = samples.disc.mean(axis=2)
         low, high = _quantile(disc_light, 20, 90)
-        level = samples.ring.mean(axis=(1, 2)) + _LOG_OFFSET
-        return cls(_log(ring), _log(centre), (high - low) / level, ring >= CLIPPED_LEVEL,
+        return cls(_log(ring), _log(centre), high - low, ring >= CLIPPED_LEVEL,
                    centre >= CLIPPED_LEVEL)
 
     def look_flat(self) -> np.ndarray:
@@ -108,7 +109,12 @@ class HoleFeatures:
         ratio = np.abs(self.centre - self.ring)
         known = ~(self.ring_clipped | self.centre_clipped)
         flat = np.where(known, ratio < FLAT_LIMIT, True).all(axis=1) & known.any(axis=1)
-        return flat & (self.unevenness < FLAT_UNEVENNESS)
+        return flat & (self.unevenness(np.zeros_like(self.ring)) < FLAT_UNEVENNESS)
+
+    def unevenness(self, paint: np.ndarray) -> np.ndarray:
+        """Brightness spread over each hole's centre relative to the surface around it."""
+        level = np.exp(self.ring - paint).mean(axis=1)
+        return self.spread / level
 
     def residuals(self, vectors: np.ndarray, means: np.ndarray) -> np.ndarray:
         """``vectors - means`` where clipping allows it: a clipped ring makes the measured
@@ -124,7 +130,7 @@ class HoleFeatures:
     def vectors(self, paint: np.ndarray) -> np.ndarray:
         """(N, 4) classification features given each hole's paint correction."""
         surface = self.ring - paint
-        return np.column_stack([self.centre - surface, self.unevenness])
+        return np.column_stack([self.centre - surface, self.unevenness(paint)])
 
 
 def paint_offsets(profile: BoardProfile, ring: np.ndarray) -> np.ndarray:
@@ -144,7 +150,8 @@ class Prototypes:
 
     The empty class is measured against each hole's own ring (``empty_paint``): an empty hole
     is a shaded dimple in whatever surrounds it. Marbles are measured against the plain board
-    (``paint``): a marble's own colour does not depend on the paint around its hole.
+    (``paint``): a marble's own colour does not depend on the paint around its hole. ``ring``
+    is the reference frame's board colour around every hole (for the occlusion test).
     """
 
     names: tuple[str | None, ...]
@@ -152,6 +159,7 @@ class Prototypes:
     scales: np.ndarray
     paint: np.ndarray
     empty_paint: np.ndarray
+    ring: np.ndarray | None = None
 
     def distances(self, features: HoleFeatures) -> np.ndarray:
         """(C, N) scaled distance of every hole's features to every class."""
@@ -214,7 +222,8 @@ def learn_prototypes(profile: BoardProfile, features: HoleFeatures) -> Prototype
     if len(names) < 2:
         raise ReadError("reference frame: no kennel shows marbles; take the reference with "
                         "every marble in its kennel")
-    return Prototypes(tuple(names), np.stack(means), np.stack(scales), paint, no_paint)
+    return Prototypes(tuple(names), np.stack(means), np.stack(scales), paint, no_paint,
+                      features.ring)
 
 
 def default_prototypes(profile: BoardProfile, features: HoleFeatures) -> Prototypes:
@@ -264,10 +273,12 @@ class BoardReader:
         self.ids = [hole.id for hole in profile.holes]
         self.grid = SurfaceGrid.for_profile(profile)
         centres = np.array([(hole.x, hole.y) for hole in profile.holes])
-        self._neighbours = np.linalg.norm(centres[:, None] - centres[None], axis=2) <= (
-            DOUBT_REACH_MM)
+        apart = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+        self._neighbours = apart <= DOUBT_REACH_MM
+        self._adjacent = (apart <= ADJACENT_MM) & (apart > 0)
         self.prototypes: Prototypes | None = None
         self.reference_surface: np.ndarray | None = None
+        self.reference_glints: np.ndarray | None = None
         if reference is not None:
             self.locator.locate(reference)
             empty = [(h.x, h.y) for h in profile.holes if h.kind != "kennel"]
@@ -275,6 +286,7 @@ class BoardReader:
             fit, features = self.measure(reference)
             self.prototypes = learn_prototypes(profile, features)
             self.reference_surface = self.grid.sample(reference, fit.homography)
+            self.reference_glints = glinting(self.grid, self.reference_surface, features.ring)
 
     def measure(self, image: np.ndarray) -> tuple[BoardFit, HoleFeatures]:
         """Locate the board and measure every hole (`LocateError` if the board is not found)."""
@@ -303,9 +315,15 @@ class BoardReader:
         hidden = unknown | features.look_flat()
         if self.reference_surface is not None:
             surface = self.grid.sample(image, fit.homography)
-            region = foreign_regions(self.grid, surface, self.reference_surface)
+            rings = None if prototypes.ring is None else (features.ring, prototypes.ring)
+            region = foreign_regions(self.grid, surface, self.reference_surface, rings,
+                                     self.reference_glints)
             hidden |= holes_touching(self.grid, region)
-        hidden = self._spread_to_doubtful(hidden, distance.min(axis=0) > DOUBTFUL_DISTANCE)
+        nearest = distance.min(axis=0)
+        strange = nearest > STRANGE_DISTANCE
+        # Two strange holes side by side: something is there (a fingertip, a cuff).
+        hidden |= strange & self._adjacent[:, strange].any(axis=1)
+        hidden = self._spread_to_doubtful(hidden, nearest > DOUBTFUL_DISTANCE)
         holes: dict[str, str | None] = {}
         for index, hole_id in enumerate(self.ids):
             holes[hole_id] = UNKNOWN if hidden[index] else prototypes.names[best[index]]
