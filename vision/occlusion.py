@@ -29,7 +29,6 @@ CHROMA_LIMIT = 0.10  # log colour change beyond a neutral (shadow-like) change
 NOISE_FACTOR = 4.0  # and beyond this many times the typical change of the whole board
 WEAK_SHARE = 0.6  # a foreign region extends over points this share of the colour limit
 WEAK_NOISE_FACTOR = 2.5  # or this many times the typical change
-BRIGHTER_LIMIT = 9.0  # log brightness gain beyond the board-wide change
 DARKER_LIMIT = -1.6  # deeper than any shadow
 MIN_REGION_MM2 = 125.0  # smaller foreign regions are noise or a glint
 GLINT_SCALE_MM = 40.0  # a glint is brighter than the board this far around it ...
@@ -97,7 +96,7 @@ class SurfaceGrid:
         return np.log(values.reshape(-1, 3).astype(np.float32) + _LOG_OFFSET)
 
 
-def glinting(grid: SurfaceGrid, reference: np.ndarray, rings: np.ndarray) -> np.ndarray:
+def _glinting(grid: SurfaceGrid, reference: np.ndarray, rings: np.ndarray) -> np.ndarray:
     """Points of a reference frame (grid points, then hole rings) lit by a glint: brighter
     than the board around them. Comparisons there mean little, so they are skipped."""
     level = np.full(grid.shape, np.nan, np.float32)
@@ -112,80 +111,90 @@ def glinting(grid: SurfaceGrid, reference: np.ndarray, rings: np.ndarray) -> np.
     return np.concatenate([points, ring_points])
 
 
-def foreign_regions(grid: SurfaceGrid, surface: np.ndarray, reference: np.ndarray,
-                    rings: tuple[np.ndarray, np.ndarray] | None = None,
-                    skip: np.ndarray | None = None) -> np.ndarray:
-    """(H, W) bool grid: covered by something that is not the board, grown by a margin.
+@dataclass(frozen=True)
+class Baseline:
+    """The bare board of the reference frame: grid points, then the ring around every hole
+    (log colours), with what is fixed per reference worked out once."""
 
-    ``rings`` (now, reference): the board colour around every hole (log, as the surface);
-    between the holes of a track there is little bare board, and a finger along the track
-    shows mostly there. ``skip``: points (grid, then rings) not to judge, see `glinting`.
-    """
-    residual = surface - reference
-    residual -= np.median(residual[::DRIFT_SUBSAMPLE], axis=0)
-    if rings is not None:
-        # Rings are upper quartiles, not averages: noise biases them differently, hence
-        # their own board-wide change.
-        ring_change = rings[0] - rings[1]
-        residual = np.concatenate([residual, ring_change - np.median(ring_change, axis=0)])
-        surface = np.concatenate([surface, rings[0]])
-        reference = np.concatenate([reference, rings[1]])
-    # A channel overexposed in either frame says little: let it follow the others.
-    clipped = np.maximum(surface, reference) >= CLIPPED_LOG
-    if clipped.any():
-        seen = (~clipped).sum(axis=1)
-        mean_seen = np.where(clipped, 0.0, residual).sum(axis=1) / np.maximum(seen, 1)
-        residual = np.where(clipped, mean_seen[:, None], residual)
-    brightness = residual.mean(axis=1)
-    neutral = residual - brightness[:, None]
-    # Glare adds white light: on a coloured board it pales the colour along a known direction
-    # (most in the board's darkest channel); a glint in the reference deepens it. Colour change
-    # along that direction does not count (JPEG's colour noise also lies much along it).
-    glare = 1.0 / (np.exp(reference) + 1.0)
-    glare -= glare.mean(axis=1, keepdims=True)
-    glare /= np.sqrt((glare * glare).sum(axis=1, keepdims=True)) + 1e-6
-    neutral -= (neutral * glare).sum(axis=1, keepdims=True) * glare
-    chroma = np.sqrt((neutral * neutral).sum(axis=1))
-    # Sensor noise alone changes colours, the more the darker a spot (in log units it goes with
-    # 1 / level): never flag less than it explains. Its size is measured on the frame itself.
-    level = np.exp(np.minimum(surface, reference).mean(axis=1))
-    noise = 1.4826 * np.median((chroma * level)[::DRIFT_SUBSAMPLE]) / level
-    limits = (DARKER_LIMIT, BRIGHTER_LIMIT)
-    strong = _changed(chroma, brightness, np.maximum(CHROMA_LIMIT, NOISE_FACTOR * noise), limits)
-    weak = _changed(chroma, brightness,
-                    np.maximum(CHROMA_LIMIT * WEAK_SHARE, WEAK_NOISE_FACTOR * noise), limits)
-    if skip is not None:
-        strong &= ~skip[:len(strong)]
-        weak &= ~skip[:len(weak)]
-    # A region counts if it is large and somewhere clearly changed (hysteresis, as in Canny).
-    points = len(grid.cells[0])
-    mask = np.zeros(grid.shape, np.uint8)
-    mask[grid.cells] = weak[:points]
-    rows, cols = grid.ring_cells
-    seeds = np.zeros(grid.shape, bool)
-    seeds[grid.cells] = strong[:points]
-    if rings is not None:
+    grid: SurfaceGrid
+    reference: np.ndarray  # (3, M + N): channels as rows
+    glare: np.ndarray  # (3, M + N) unit direction in which added white light moves a colour
+    clipped: np.ndarray  # (3, M + N) overexposed in the reference
+    skip: np.ndarray  # (M + N,) glints in the reference: not judged
+
+    @classmethod
+    def learn(cls, grid: SurfaceGrid, surface: np.ndarray, rings: np.ndarray) -> Baseline:
+        """The baseline of one reference frame (its `SurfaceGrid.sample` and hole rings)."""
+        reference = np.ascontiguousarray(np.concatenate([surface, rings]).T)
+        # Glare adds white light: on a coloured board it pales the colour along a known
+        # direction (most in the board's darkest channel); a glint in the reference deepens it.
+        glare = 1.0 / (np.exp(reference) + 1.0)
+        glare -= glare.mean(axis=0)
+        glare /= np.sqrt((glare * glare).sum(axis=0)) + 1e-6
+        return cls(grid, reference, glare.astype(np.float32), reference >= CLIPPED_LOG,
+                   _glinting(grid, surface, rings))
+
+    def foreign_regions(self, surface: np.ndarray, rings: np.ndarray) -> np.ndarray:
+        """(H, W) bool grid: covered by something that is not the board, grown by a margin.
+
+        The rings (board colour around every hole) count too: between the holes of a track
+        there is little bare board, and a finger along the track shows mostly there.
+        """
+        grid, points = self.grid, len(surface)
+        # Channels as rows (3, M + N): numpy reduces long rows far faster than short ones.
+        now = np.concatenate([surface, rings]).T
+        residual = now - self.reference
+        # The board-wide change (light level, colour temperature); rings are upper quartiles,
+        # not averages, so noise biases them differently: their own.
+        residual[:, :points] -= np.median(residual[:, :points:DRIFT_SUBSAMPLE], axis=1,
+                                          keepdims=True)
+        residual[:, points:] -= np.median(residual[:, points:], axis=1, keepdims=True)
+        # A channel overexposed in either frame says little: let it follow the others.
+        clipped = self.clipped | (now >= CLIPPED_LOG)
+        if clipped.any():
+            seen = 3 - clipped.sum(axis=0)
+            mean_seen = np.where(clipped, 0.0, residual).sum(axis=0) / np.maximum(seen, 1)
+            residual = np.where(clipped, mean_seen, residual)
+        brightness = (residual[0] + residual[1] + residual[2]) / 3
+        neutral = residual - brightness
+        # Colour change along the glare direction does not count (JPEG's colour noise also
+        # lies much along it).
+        glare = self.glare
+        along = neutral[0] * glare[0] + neutral[1] * glare[1] + neutral[2] * glare[2]
+        neutral -= along * glare
+        chroma = np.sqrt(neutral[0] ** 2 + neutral[1] ** 2 + neutral[2] ** 2)
+        # Sensor noise alone changes colours, the more the darker a spot (in log units it goes
+        # with 1 / level): never flag less than it explains, measured on the frame itself.
+        level = np.exp((now[0] + now[1] + now[2]) / 3)
+        noise = 1.4826 * np.median((chroma * level)[::DRIFT_SUBSAMPLE]) / level
+        strong = _changed(chroma, brightness, np.maximum(CHROMA_LIMIT, NOISE_FACTOR * noise))
+        weak = _changed(chroma, brightness,
+                        np.maximum(CHROMA_LIMIT * WEAK_SHARE, WEAK_NOISE_FACTOR * noise))
+        strong &= ~self.skip
+        weak &= ~self.skip
+        # A region counts if it is large and somewhere clearly changed (hysteresis, as Canny).
+        mask = np.zeros(grid.shape, np.uint8)
+        mask[grid.cells] = weak[:points]
+        seeds = np.zeros(grid.shape, bool)
+        seeds[grid.cells] = strong[:points]
+        rows, cols = grid.ring_cells
         ring_disc = round(RING_REACH_MM / GRID_MM)
-        for row, col, changed, sure in zip(rows, cols, weak[points:], strong[points:],
-                                           strict=True):
-            if changed:
-                cv2.circle(mask, (int(col), int(row)), ring_disc, 1, -1)
-                seeds[row, col] |= sure
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    seeded = np.zeros(count, bool)
-    seeded[labels[seeds]] = True
-    large = np.zeros(count, np.uint8)
-    large[1:] = seeded[1:] & (stats[1:, cv2.CC_STAT_AREA] >= MIN_REGION_MM2 / GRID_MM ** 2)
-    radius = round(MARGIN_MM / GRID_MM)
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
-    return cv2.dilate(large[labels], kernel).astype(bool)
+        for index in np.flatnonzero(weak[points:]):
+            cv2.circle(mask, (int(cols[index]), int(rows[index])), ring_disc, 1, -1)
+            seeds[rows[index], cols[index]] |= strong[points + index]
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        seeded = np.zeros(count, bool)
+        seeded[labels[seeds]] = True
+        large = np.zeros(count, np.uint8)
+        large[1:] = seeded[1:] & (stats[1:, cv2.CC_STAT_AREA] >= MIN_REGION_MM2 / GRID_MM ** 2)
+        radius = round(MARGIN_MM / GRID_MM)
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
+        return cv2.dilate(large[labels], kernel).astype(bool)
 
 
-def _changed(chroma: np.ndarray, brightness: np.ndarray, chroma_limit: np.ndarray,
-             bright_limits: tuple[float, float]) -> np.ndarray:
-    """Changed beyond what light does: colour, or brightness beyond glare or shadow."""
-    return ((chroma > chroma_limit) | (brightness < bright_limits[0])
-            | (brightness > bright_limits[1]))
+def _changed(chroma: np.ndarray, brightness: np.ndarray, chroma_limit: np.ndarray) -> np.ndarray:
+    """Changed beyond what light does: colour, or darker than any shadow."""
+    return (chroma > chroma_limit) | (brightness < DARKER_LIMIT)
 
 
 def holes_touching(grid: SurfaceGrid, region: np.ndarray) -> np.ndarray:

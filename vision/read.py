@@ -27,7 +27,7 @@ import numpy as np
 from hw import BoardProfile
 from vision.holes import HoleSampler, HoleSamples
 from vision.locate import BoardFit, Locator
-from vision.occlusion import SurfaceGrid, foreign_regions, glinting, holes_touching
+from vision.occlusion import Baseline, SurfaceGrid, holes_touching
 
 EMPTY = None
 UNKNOWN = "?"
@@ -150,8 +150,7 @@ class Prototypes:
 
     The empty class is measured against each hole's own ring (``empty_paint``): an empty hole
     is a shaded dimple in whatever surrounds it. Marbles are measured against the plain board
-    (``paint``): a marble's own colour does not depend on the paint around its hole. ``ring``
-    is the reference frame's board colour around every hole (for the occlusion test).
+    (``paint``): a marble's own colour does not depend on the paint around its hole.
     """
 
     names: tuple[str | None, ...]
@@ -159,7 +158,6 @@ class Prototypes:
     scales: np.ndarray
     paint: np.ndarray
     empty_paint: np.ndarray
-    ring: np.ndarray | None = None
 
     def distances(self, features: HoleFeatures) -> np.ndarray:
         """(C, N) scaled distance of every hole's features to every class."""
@@ -222,8 +220,7 @@ def learn_prototypes(profile: BoardProfile, features: HoleFeatures) -> Prototype
     if len(names) < 2:
         raise ReadError("reference frame: no kennel shows marbles; take the reference with "
                         "every marble in its kennel")
-    return Prototypes(tuple(names), np.stack(means), np.stack(scales), paint, no_paint,
-                      features.ring)
+    return Prototypes(tuple(names), np.stack(means), np.stack(scales), paint, no_paint)
 
 
 def default_prototypes(profile: BoardProfile, features: HoleFeatures) -> Prototypes:
@@ -277,16 +274,15 @@ class BoardReader:
         self._neighbours = apart <= DOUBT_REACH_MM
         self._adjacent = (apart <= ADJACENT_MM) & (apart > 0)
         self.prototypes: Prototypes | None = None
-        self.reference_surface: np.ndarray | None = None
-        self.reference_glints: np.ndarray | None = None
+        self.baseline: Baseline | None = None
         if reference is not None:
             self.locator.locate(reference)
             empty = [(h.x, h.y) for h in profile.holes if h.kind != "kennel"]
             self.locator.refine(reference, np.array(empty), profile.hole_diameter_mm / 2)
             fit, features = self.measure(reference)
             self.prototypes = learn_prototypes(profile, features)
-            self.reference_surface = self.grid.sample(reference, fit.homography)
-            self.reference_glints = glinting(self.grid, self.reference_surface, features.ring)
+            self.baseline = Baseline.learn(self.grid, self.grid.sample(reference, fit.homography),
+                                           features.ring)
 
     def measure(self, image: np.ndarray) -> tuple[BoardFit, HoleFeatures]:
         """Locate the board and measure every hole (`LocateError` if the board is not found)."""
@@ -313,11 +309,9 @@ class BoardReader:
         confidence = likelihood.max(axis=0) / likelihood.sum(axis=0)
         unknown = distance.min(axis=0) > OUTLIER_DISTANCE
         hidden = unknown | features.look_flat()
-        if self.reference_surface is not None:
+        if self.baseline is not None:
             surface = self.grid.sample(image, fit.homography)
-            rings = None if prototypes.ring is None else (features.ring, prototypes.ring)
-            region = foreign_regions(self.grid, surface, self.reference_surface, rings,
-                                     self.reference_glints)
+            region = self.baseline.foreign_regions(surface, features.ring)
             hidden |= holes_touching(self.grid, region)
         nearest = distance.min(axis=0)
         strange = nearest > STRANGE_DISTANCE
