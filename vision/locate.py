@@ -26,6 +26,8 @@ DIMPLE_SEARCH_MM = 5.0  # how far from its predicted place a hole is looked for
 DIMPLE_MIN_SCORE = 0.5  # normalised correlation a found hole must reach
 DIMPLE_TOLERANCE_PX = 1.5  # RANSAC: found holes farther than this from the fit are ignored
 SEARCH_MARGIN = 0.6  # tracked search window: marker size in px times (1 + 2 * margin)
+UPSCALE = 2  # missing markers are looked for again in windows enlarged this much ...
+RESCUE_MARGIN = 2.5  # ... and wider, as two markers say only roughly where the others are
 TRACKED_MIN_PERIMETER = 0.8  # least marker perimeter in a search window, per window side
 
 
@@ -160,11 +162,14 @@ class Locator:
 
     def locate(self, image: np.ndarray) -> BoardFit:
         """Fit the board in ``image`` (BGR or grey); `LocateError` if that is impossible."""
-        found = self._detect_tracked(image) if self.last_fit is not None else {}
+        found = self._detect_tracked(image, self.last_fit) if self.last_fit is not None else {}
         settled = (self.last_fit is not None and len(found) >= 2
                    and self._error(self.last_fit, found) <= AGREEMENT_PX)
         if len(found) < len(self._corners_mm) and not settled:
             found = {**self._detect(_grey(image)), **found}
+        if 2 <= len(found) < FRESH_FIT_MARKERS and not settled:
+            rough = self._rough_fit(found)
+            found = {**self._detect_tracked(image, rough, UPSCALE, RESCUE_MARGIN), **found}
         fit = self._fit(found)
         if not fit.reused:
             self.last_fit = fit
@@ -254,23 +259,39 @@ class Locator:
         corners, ids, _ = self._detector.detectMarkers(grey)
         return self._keep_known(corners, ids, (0, 0))
 
-    def _detect_tracked(self, image: np.ndarray) -> dict[int, np.ndarray]:
-        """Search each marker only in a window around its last position."""
-        assert self.last_fit is not None
+    def _rough_fit(self, found: dict[int, np.ndarray]) -> BoardFit:
+        """Where two markers put the board, as a shift, turn and scale: enough to say where
+        to look for the others."""
+        ids = sorted(found)
+        points_mm = np.concatenate([self._corners_mm[i] for i in ids])
+        points_px = np.concatenate([found[i] for i in ids]).astype(np.float64)
+        flip = np.diag([1.0, -1.0, 1.0])  # board y is up, image y down: a mirror image
+        motion, _ = cv2.estimateAffinePartial2D(points_mm * (1.0, -1.0), points_px)
+        if motion is None:
+            raise LocateError(f"only marker(s) {ids} found, and they do not fit together")
+        return BoardFit(np.vstack([motion, (0.0, 0.0, 1.0)]) @ flip, 0.0, tuple(ids))
+
+    def _detect_tracked(self, image: np.ndarray, fit: BoardFit, upscale: int = 1,
+                        margin: float = SEARCH_MARGIN) -> dict[int, np.ndarray]:
+        """Search each marker only in a window around where ``fit`` puts it; ``upscale``
+        enlarges the window first (small, blurred markers decode better)."""
         height, width = image.shape[:2]
         found: dict[int, np.ndarray] = {}
         for marker_id, corners_mm in self._corners_mm.items():
-            corners = self.last_fit.project(corners_mm)
+            corners = fit.project(corners_mm)
             low, high = corners.min(axis=0), corners.max(axis=0)
-            pad = (high - low).max() * SEARCH_MARGIN
+            pad = (high - low).max() * margin
             x0, y0 = (np.maximum(low - pad, 0)).astype(int)
             x1, y1 = (np.minimum(high + pad, (width, height))).astype(int)
             if x1 - x0 < 8 or y1 - y0 < 8:
                 continue
             window = _grey(image[y0:y1, x0:x1])
+            if upscale > 1:
+                window = cv2.resize(window, None, fx=upscale, fy=upscale,
+                                    interpolation=cv2.INTER_CUBIC)
             window_corners, ids, _ = self._tracker.detectMarkers(window)
-            found.update(self._keep_known(window_corners, ids, (x0, y0),
-                                          only=marker_id))
+            scaled = [np.asarray(c, np.float64) / upscale for c in window_corners]
+            found.update(self._keep_known(scaled, ids, (x0, y0), only=marker_id))
         return found
 
     def _keep_known(self, corners: Sequence[np.ndarray], ids: np.ndarray | None,
