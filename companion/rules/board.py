@@ -10,6 +10,12 @@ Inside the engine a peg's location is a small int (a *code*), relative to its ow
 * ``FRESH`` (-2) -- on the owner's start field, fresh (placed from the kennel, not moved since);
 * ``0 … L-1`` -- on track field ``n`` (``L`` = track length), not fresh;
 * ``L + k`` -- on field ``k`` of the owner's home.
+
+A whole position's locations also pack into one int, its *state key*: every player has a block
+of :func:`key_block` bits; its lowest bits count the pegs in the kennel in unary, and bit
+``KEY_CODE_BIT + code`` is set for each other location. Pegs of one player never share a location
+outside the kennel, so two positions of one layout have equal keys exactly when their locations
+are equal, and ``(a ^ b).bit_count() // 2`` is the number of pegs whose locations differ.
 """
 
 from __future__ import annotations
@@ -23,12 +29,20 @@ BOARD_SIZES = (4, 6)
 KENNEL = -1
 FRESH = -2
 
+KEY_CODE_BIT = 7
+"""Bit of location code 0 in a player's block of a state key (below it: 5 kennel bits, FRESH)."""
+
 _LOCATION = re.compile(r"K|T(0|[1-9][0-9]*)(\*?)|H(0|[1-9][0-9]*)")
 
 
 def track_length(board: int) -> int:
     """The number of track fields of a board with ``board`` seat positions."""
     return FIELDS_PER_SEAT * board
+
+
+def key_block(track_len: int) -> int:
+    """The bits of one player's block in a state key (kennel count, fresh, track, home)."""
+    return KEY_CODE_BIT + track_len + HOME_FIELDS
 
 
 def start_field(seat: int) -> int:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Sequence
 from typing import NamedTuple
 
 from companion.rules.board import FRESH, HOME_FIELDS, KENNEL
@@ -46,22 +45,23 @@ class Change(NamedTuple):
     target: int
 
 
-def explain(before: Position, after: Position, card: Card, moves: Sequence[Move]) -> str:
+def explain(before: Position, after: Position, card: Card, example: Move | None) -> str:
     """The reason sentence for an observed ``after`` that no legal move of ``card`` gives.
 
-    ``moves`` are the card's legal moves, the nearest to ``after`` first (used as examples).
+    ``example`` is the card's legal move nearest to ``after``, None when the card cannot be
+    played at all.
     """
-    return _Diagnosis(before, after, card, moves).reason()
+    return _Diagnosis(before, after, card, example).reason()
 
 
 class _Diagnosis:
     def __init__(
-        self, before: Position, after: Position, card: Card, moves: Sequence[Move]
+        self, before: Position, after: Position, card: Card, example: Move | None
     ) -> None:
         self.before = before
         self.after = after
         self.card = card
-        self.moves = moves
+        self.example = example
         self.layout = before.layout
         self.work = Work(before)
         self.mover = before.turn
@@ -98,7 +98,7 @@ class _Diagnosis:
     # -- the reason ---------------------------------------------------------------------------
 
     def reason(self) -> str:
-        if not self.moves:
+        if self.example is None:
             return self.unplayable()
         if not any(self.left) and not any(self.arrived):
             return self.nothing_moved()
@@ -114,7 +114,8 @@ class _Diagnosis:
         return self.single(parts) or self.fallback()
 
     def fallback(self) -> str:
-        near = self.moves[0].notation
+        assert self.example is not None
+        near = self.example.notation
         return (
             f"no legal move of {self.the_card()} leads to the observed position"
             f" (legal, for example: {near})"
@@ -188,7 +189,8 @@ class _Diagnosis:
         return None
 
     def nothing_moved(self) -> str:
-        example = self.moves[0].notation
+        assert self.example is not None
+        example = self.example.notation
         if self.card is Card.JACK:
             return (
                 f"nothing moved, but a swap is possible ({example}): the Jack must swap when it"

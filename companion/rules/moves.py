@@ -3,15 +3,18 @@
 The generator works on a flat, mutable copy of the position (:class:`Work`): one location code
 per peg and an occupancy table of the track, so that a move is a few list assignments. The 7 is
 a depth-first search over (points left, pegs not yet moved) that applies a part, recurses and
-undoes it, and skips every intermediate state it has already expanded; only distinct final
-states become :class:`Position` objects.
+undoes it, and skips every intermediate state it has already expanded, every part that merely
+commutes with the part before it, and every walk it has already made; its distinct results are
+kept as state keys and become :class:`Position` objects only when the moves are listed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import cache, partial
+from typing import Any, NamedTuple
 
-from companion.rules.board import FRESH, HOME_FIELDS, KENNEL
+from companion.rules.board import BOARD_SIZES, FRESH, HOME_FIELDS, KENNEL
 from companion.rules.cards import CONCRETE_CARDS, Card
 from companion.rules.move import Move, RawPart
 from companion.rules.position import Position
@@ -24,7 +27,7 @@ SEVEN_POINTS = 7
 BACKWARD_STEPS = 4
 _LAST_HOME = HOME_FIELDS - 1
 _PACK_BITS = 7
-"""Bits per peg in a packed state key: codes run from -2 to track length + 3 < 2**7 - 2."""
+"""Bits per peg in a packed node of the 7 search: codes run from -2 to track length + 3."""
 _PACK_OFFSET = 2
 
 
@@ -151,9 +154,11 @@ class Work:
             other_code = locs[other]
             if other_code == FRESH or (always and other_code == self.start[other]):
                 return out
-            out.append((steps, here, (*passed, other) if seven else (other,)))
             if seven:
                 passed = (*passed, other)
+                out.append((steps, here, passed))
+            else:
+                out.append((steps, here, (other,)))
 
     def backward(self, peg: int) -> tuple[int, Victims] | None:
         """The end of ``peg`` moving 4 backward (never into home), or None if blocked."""
@@ -242,9 +247,9 @@ _LONGEST = 13
 
 def _reach(work: Work) -> Callable[[int], list[tuple[int, int, Victims]]]:
     """Every forward end of a peg up to 13 steps (no 7), walked once per position and peg."""
-    cache = work.position.cache
-    assert cache is not None
-    walks: dict[int, list[tuple[int, int, Victims]]] = cache.setdefault("reach", {})
+    walks: dict[int, list[tuple[int, int, Victims]]] = _memo(work.position).setdefault(
+        "reach", {}
+    )
 
     def reach(peg: int) -> list[tuple[int, int, Victims]]:
         walk = walks.get(peg)
@@ -294,70 +299,96 @@ def _record(
     work.undo(peg, part, victims)
 
 
-def _seven(work: Work, found: Found, goal: State | None = None) -> None:
-    """Every result of every split of the 7 in every order (RULES.md section 5).
+class SevenResult(NamedTuple):
+    """Internal: one distinct result of the 7, before it becomes a :class:`Move`.
 
-    With a ``goal`` state only the moves leading there are searched: a part is pruned when its
-    peg lands where the goal has no peg of its owner (and no later knock-out can send it to the
-    kennel), or when it knocks out a peg of a player who does not move that the goal still has
-    on that field.
+    ``key`` is the result's state key, ``locs`` every peg's final code (flat, unsorted),
+    ``parts`` the first sequence of parts the search found that leads there and ``touched`` a
+    bit mask of the players whose pegs it changed.
+    """
 
-    Depth-first over (points left, pegs moved). A state is keyed exactly by one int that packs
-    every peg's code into 7 bits (``_pack``), updated in O(1) per part, so a state reached before
-    (the same parts in another order) is skipped before anything is applied. A part that uses
-    all points left is a leaf: only a new final key is turned into a canonical state, and each
-    distinct final state is kept once, with the first sequence of parts that reached it.
+    key: int
+    locs: list[int]
+    parts: tuple[RawPart, ...]
+    touched: int
+
+
+Pruner = Callable[[int, int, Victims], bool]
+
+
+def _search_seven(work: Work, goal: Position | None = None) -> dict[int, SevenResult]:
+    """Every result of every split of the 7 in every order (RULES.md section 5), by state key.
+
+    Depth-first over (points left, pegs moved), applying each part to ``work`` in place and
+    undoing it. A node is keyed exactly by one int that packs every peg's code into 7 bits with
+    the pegs moved and the points left, updated in O(1) per part, so a node reached before (the
+    same parts in another order) is skipped before anything is applied. A part that uses all
+    points left is a leaf; only a new packed leaf gets its state key, and only a new state key
+    becomes a :class:`SevenResult`, with the first sequence of parts that reached it.
+
+    With a ``goal`` only the moves towards it are searched (:func:`_goal_pruner`) and the search
+    stops when it is reached.
     """
     position = work.position
     layout = position.layout
     mover = position.turn
-    own = work.pegs_of(mover)
     partner = layout.partners[mover]
+    own = work.pegs_of(mover)
     partner_pegs = work.pegs_of(partner) if partner is not None else range(0)
-    locs = work.locs
-    occ = work.occ
-    home = work.home
-    start = work.start
-    owner = work.owner
-    offsets = layout.offsets
-    spans = [(offsets[i], offsets[i + 1]) for i in range(layout.players)]
+    locs, occ, home, start, owner = work.locs, work.occ, work.home, work.start, work.owner
+    walks = _SevenWalks(work)
+    window, ends, path = walks.window, walks.ends, walks.path
     track_len = work.track_len
-    turn = position.turn
     shift = [_PACK_BITS * peg for peg in range(len(locs))]
     moved_shift = _PACK_BITS * len(locs)
     points_shift = moved_shift + len(locs)
+    code_bit = layout.peg_code_bit
+    kennel_bit = [1 << (base + codes.count(KENNEL))
+                  for base, codes in zip(layout.key_bases, position.codes, strict=True)]
+    """Per player: the state key bit that one more peg in the kennel sets."""
+    prune = _goal_pruner(work, goal) if goal is not None else None
+    goal_key = goal.key if goal is not None else -1
+    results: dict[int, SevenResult] = {}
+    leaves: set[int] = set()
     seen: set[int] = set()
-    finals: set[int] = set()
     done: list[RawPart] = []
-    movers = {mover} if partner is None else {mover, partner}
-    goal_codes = [set(codes) for codes in goal] if goal is not None else []
-    goal_kennels = [codes.count(KENNEL) for codes in goal] if goal is not None else []
 
-    def off_goal(peg: int, code: int, victims: Victims) -> bool:
-        player = owner[peg]
-        if code not in goal_codes[player]:
-            first, last = spans[player]
-            if locs[first:last].count(KENNEL) >= goal_kennels[player]:
-                return True
+    def knock_key(victims: Victims) -> int:
+        """How the state key changes when ``victims`` go to their kennels; counts them in."""
+        change = 0
         for victim in victims:
             victim_owner = owner[victim]
-            if victim_owner not in movers and locs[victim] in goal_codes[victim_owner]:
-                return True
-        return False
+            change += kennel_bit[victim_owner] - (1 << (code_bit[victim] + locs[victim]))
+            kennel_bit[victim_owner] <<= 1
+        return change
 
-    def finish(peg: int, code: int, victims: Victims) -> None:
+    def unknock(victims: Victims) -> None:
+        """Count ``victims`` out of their kennels again (undo :func:`knock_key`)."""
+        for victim in victims:
+            kennel_bit[owner[victim]] >>= 1
+
+    def keep(peg: int, code: int, victims: Victims, key: int, touched: int) -> None:
         final = locs.copy()
         final[peg] = code
-        for victim in victims:
-            final[victim] = KENNEL
-        state = tuple(tuple(sorted(final[a:b])) for a, b in spans)
-        if state not in found:
+        knocked: tuple[tuple[int, int], ...] = ()
+        if victims:
             knocked = tuple((owner[victim], locs[victim]) for victim in victims)
-            last = RawPart(owner[peg], locs[peg], code, knocked)
-            result = Position(layout, state, turn)
-            found[state] = Move(Card.SEVEN, Card.SEVEN, (*done, last), result)
+            for victim in victims:
+                final[victim] = KENNEL
+                touched |= 1 << owner[victim]
+        last = RawPart(owner[peg], locs[peg], code, knocked)
+        results[key] = SevenResult(key, final, (*done, last), touched)
 
-    def search(points: int, moved: int, packed: int) -> None:
+    def search(
+        points: int, moved: int, packed: int, key: int, touched: int, dirty: int, last: int,
+        last_path: int,
+    ) -> bool:
+        """Expand one node; True once the goal is reached (``work`` is restored then too).
+
+        ``last`` is the peg of the last part and ``last_path`` the fields it touched: a part of
+        a lower peg of the same player that touches none of them commutes with it, and the
+        search finds the same result with the lower peg first (see :class:`_SevenWalks`).
+        """
         pegs = own
         for peg in own:
             if locs[peg] < track_len:
@@ -369,57 +400,220 @@ def _seven(work: Work, found: Found, goal: State | None = None) -> None:
             if moved >> peg & 1 or origin == KENNEL:
                 continue
             player = owner[peg]
-            bit = 1 << peg
-            for steps, code, victims in work.forward(peg, points, seven=True):
-                if goal is not None and off_goal(peg, code, victims):
+            ahead = window(peg, points)
+            if peg < last and owner[last] == player and not ahead & last_path:
+                continue
+            peg_shift = shift[peg]
+            now_moved = moved | 1 << peg
+            now_touched = touched | 1 << player
+            lifted = key - (1 << (code_bit[peg] + origin))
+            for steps, code, victims in ends(peg, points, ahead, dirty):
+                if prune is not None and prune(peg, code, victims):
                     continue
-                child = packed + ((code - origin) << shift[peg])
+                child = packed + ((code - origin) << peg_shift)
                 for victim in victims:
                     child += (KENNEL - locs[victim]) << shift[victim]
                 left = points - steps
                 if left == 0:
-                    if child not in finals:
-                        finals.add(child)
-                        finish(peg, code, victims)
+                    if child in leaves:
+                        continue
+                    leaves.add(child)
+                    child_key = lifted + (1 << (code_bit[peg] + code))
+                    if victims:
+                        child_key += knock_key(victims)
+                        unknock(victims)
+                    if child_key not in results:
+                        keep(peg, code, victims, child_key, now_touched)
+                        if child_key == goal_key:
+                            return True
                     continue
-                key = child + ((moved | bit) << moved_shift) + (left << points_shift)
-                if key in seen:
+                node = child + (now_moved << moved_shift) + (left << points_shift)
+                if node in seen:
                     continue
-                seen.add(key)
-                # Apply the part in place: lift the peg, knock out victims, put the peg.
+                seen.add(node)
+                child_key = lifted + (1 << (code_bit[peg] + code))
+                # Apply the part in place: lift the peg, knock out victims (never fresh: fresh
+                # pegs are protected), put the peg.
                 if origin >= track_len:
                     home[player] &= ~(1 << (origin - track_len))
                 else:
                     occ[start[peg] if origin == FRESH else origin] = -1
-                knocked = tuple((owner[victim], locs[victim]) for victim in victims)
-                for victim in victims:
-                    victim_code = locs[victim]
-                    occ[start[victim] if victim_code == FRESH else victim_code] = -1
-                    locs[victim] = KENNEL
+                knocked: tuple[tuple[int, int], ...] = ()
+                child_touched = now_touched
+                if victims:
+                    child_key += knock_key(victims)
+                    knocked = tuple((owner[victim], locs[victim]) for victim in victims)
+                    for victim in victims:
+                        occ[locs[victim]] = -1
+                        locs[victim] = KENNEL
+                        child_touched |= 1 << owner[victim]
                 locs[peg] = code
                 if code >= track_len:
                     home[player] |= 1 << (code - track_len)
                 else:
                     occ[code] = peg
                 done.append(RawPart(player, origin, code, knocked))
-                search(left, moved | bit, child)
+                touches = path(peg, steps, code)
+                reached = search(left, now_moved, child, child_key, child_touched,
+                                 dirty | touches, peg, touches)
                 done.pop()
                 # Undo it.
                 if code >= track_len:
                     home[player] &= ~(1 << (code - track_len))
                 else:
                     occ[code] = -1
-                for victim, (_, victim_code) in zip(victims, knocked, strict=True):
-                    locs[victim] = victim_code
-                    occ[start[victim] if victim_code == FRESH else victim_code] = victim
+                if victims:
+                    unknock(victims)
+                    for victim, (_, victim_code) in zip(victims, knocked, strict=True):
+                        locs[victim] = victim_code
+                        occ[victim_code] = victim
                 locs[peg] = origin
                 if origin >= track_len:
                     home[player] |= 1 << (origin - track_len)
                 else:
                     occ[start[peg] if origin == FRESH else origin] = peg
+                if reached:
+                    return True
+        return False
 
     packed = sum((code + _PACK_OFFSET) << shift[peg] for peg, code in enumerate(locs))
-    search(SEVEN_POINTS, 0, packed)
+    search(SEVEN_POINTS, 0, packed, position.key, 0, 0, -1, 0)
+    return results
+
+
+class _SevenWalks:
+    """The walks of the 7 search (:meth:`Work.forward`), each computed once while nothing in
+    its way has changed.
+
+    A peg that has not moved yet walks over the fields ahead of it, and into its home once it
+    reaches its start field; nothing else decides its ends. The search passes a mask of every
+    field the parts so far have touched (``dirty``, all homes as one group of bits); a walk
+    whose fields are all clean is the walk of the original position, computed once per peg and
+    number of points.
+    """
+
+    __slots__ = ("_clean", "_field", "_forward", "_home", "_rings", "_to_start")
+
+    def __init__(self, work: Work) -> None:
+        track_len = work.track_len
+        self._forward = work.forward
+        self._rings = _rings(track_len)
+        self._home = ((1 << HOME_FIELDS) - 1) << track_len
+        self._field = [work.field(peg) for peg in range(len(work.locs))]
+        self._to_start = [(start - field) % track_len
+                          for start, field in zip(work.start, self._field, strict=True)]
+        self._clean: dict[int, list[tuple[int, int, Victims]]] = {}
+
+    def window(self, peg: int, points: int) -> int:
+        """The fields a walk of ``peg`` (not moved yet) of up to ``points`` steps looks at."""
+        field = self._field[peg]
+        if field < 0:
+            return self._home
+        if self._to_start[peg] < points:
+            return self._rings[field][points] | self._home
+        return self._rings[field][points]
+
+    def ends(
+        self, peg: int, points: int, window: int, dirty: int
+    ) -> list[tuple[int, int, Victims]]:
+        """The ends of ``peg`` (not moved yet) walking 1…``points`` steps forward; ``window``
+        is :meth:`window`."""
+        if window & dirty:
+            return self._forward(peg, points, True)
+        slot = peg << 3 | points
+        walk = self._clean.get(slot)
+        if walk is None:
+            walk = self._clean[slot] = self._forward(peg, points, True)
+        return walk
+
+    def path(self, peg: int, steps: int, code: int) -> int:
+        """The fields a part of ``peg`` (not moved before) touches, its home bits included."""
+        field = self._field[peg]
+        if field < 0:
+            return self._home
+        if code >= len(self._rings):
+            return self._rings[field][self._to_start[peg]] | self._home
+        return self._rings[field][steps]
+
+
+@cache
+def _rings(track_len: int) -> tuple[tuple[int, ...], ...]:
+    """``rings[f][n]``: the bits of track fields ``f … f+n`` (around the track), n ≤ 7."""
+    full = (1 << track_len) - 1
+    rings = []
+    for field in range(track_len):
+        row = []
+        for n in range(SEVEN_POINTS + 1):
+            bits = ((1 << (n + 1)) - 1) << field
+            row.append((bits | bits >> track_len) & full)
+        rings.append(tuple(row))
+    return tuple(rings)
+
+
+def _goal_pruner(work: Work, goal: Position) -> Pruner:
+    """Whether a part cannot lead to ``goal``: its peg lands where the goal has no peg of its
+    owner (and no later knock-out can send it to the kennel), or it knocks out a peg of a player
+    who does not move that the goal still has on that field."""
+    position = work.position
+    layout = position.layout
+    mover = position.turn
+    partner = layout.partners[mover]
+    movers = {mover} if partner is None else {mover, partner}
+    locs, owner, spans = work.locs, work.owner, layout.spans
+    goal_codes = [set(codes) for codes in goal.codes]
+    goal_kennels = [codes.count(KENNEL) for codes in goal.codes]
+
+    def off_goal(peg: int, code: int, victims: Victims) -> bool:
+        player = owner[peg]
+        if code not in goal_codes[player]:
+            first, end = spans[player]
+            if locs[first:end].count(KENNEL) >= goal_kennels[player]:
+                return True
+        for victim in victims:
+            victim_owner = owner[victim]
+            if victim_owner not in movers and locs[victim] in goal_codes[victim_owner]:
+                return True
+        return False
+
+    return off_goal
+
+
+def _seven_results(position: Position) -> dict[int, SevenResult]:
+    """Every distinct result of the 7 by state key, in the generator's order (cached)."""
+    memo = _memo(position)
+    results: dict[int, SevenResult] | None = memo.get(_SEVEN_RESULTS)
+    if results is None:
+        results = memo[_SEVEN_RESULTS] = _search_seven(_work(position))
+    return results
+
+
+def seven_move(position: Position, result: SevenResult) -> Move:
+    """Internal: the :class:`Move` of one result of the 7 in ``position``."""
+    return _seven_moves(position, (result,))[0]
+
+
+def _seven_moves(position: Position, results: Iterable[SevenResult]) -> list[Move]:
+    """The :class:`Move` of each result of the 7; only the touched players' pegs are sorted."""
+    layout = position.layout
+    spans = layout.spans
+    codes = position.codes
+    turn = position.turn
+    seven = Card.SEVEN
+    moves = []
+    for key, locs, parts, touched in results:
+        state = list(codes)
+        for player in _PLAYERS_IN[touched]:
+            first, end = spans[player]
+            state[player] = tuple(sorted(locs[first:end]))
+        moves.append(Move(seven, seven, parts, Position(layout, tuple(state), turn, key)))
+    return moves
+
+
+_PLAYERS_IN = tuple(
+    tuple(p for p in range(max(BOARD_SIZES)) if mask >> p & 1)
+    for mask in range(1 << max(BOARD_SIZES))
+)
+"""The players (indexes) in each bit mask of players."""
 
 
 def _jack(work: Work, found: Found) -> None:
@@ -448,24 +642,41 @@ def _jack(work: Work, found: Found) -> None:
         found[position.codes] = Move(Card.JACK, Card.JACK, (), position)
 
 
+_WORK = "work"
+_SEVEN_RESULTS = "7 results"
+
+
+def _memo(position: Position) -> dict[Any, Any]:
+    """The position's cache of generated moves (created on first use)."""
+    if position.cache is None:
+        position.cache = {}
+    return position.cache
+
+
+def _work(position: Position) -> Work:
+    """The working copy of ``position`` shared by every card (cached)."""
+    memo = _memo(position)
+    work: Work | None = memo.get(_WORK)
+    if work is None:
+        work = memo[_WORK] = Work(position)
+    return work
+
+
 def _generate(position: Position, card: Card) -> list[Move]:
     """The legal moves of a concrete card (not the Joker), cached on the position."""
-    cache = position.cache
-    if cache is None:
-        cache = position.cache = {}
-    moves: list[Move] | None = cache.get(card)
+    memo = _memo(position)
+    moves: list[Move] | None = memo.get(card)
     if moves is None:
-        work = cache.get("work")
-        if work is None:
-            work = cache["work"] = Work(position)
-        found: Found = {}
         if card is Card.SEVEN:
-            _seven(work, found)
-        elif card is Card.JACK:
-            _jack(work, found)
+            moves = _seven_moves(position, _seven_results(position).values())
         else:
-            _single(work, card, found)
-        moves = cache[card] = list(found.values())
+            found: Found = {}
+            if card is Card.JACK:
+                _jack(_work(position), found)
+            else:
+                _single(_work(position), card, found)
+            moves = list(found.values())
+        memo[card] = moves
     return moves
 
 
@@ -477,22 +688,62 @@ def legal_moves(position: Position, card: Card) -> list[Move]:
     """
     if card is not Card.JOKER:
         return list(_generate(position, card))
-    seen: set[State] = set()
+    seen: set[int] = set()
     moves: list[Move] = []
     for concrete in CONCRETE_CARDS:
         for move in _generate(position, concrete):
-            state = move.result.codes
-            if state not in seen:
-                seen.add(state)
+            key = move.result.key
+            if key not in seen:
+                seen.add(key)
                 moves.append(move.as_joker())
     return moves
+
+
+class Outcome(NamedTuple):
+    """Internal: one distinct result of a card, as its state key; ``build()`` makes its move."""
+
+    key: int
+    build: Callable[[], Move]
+
+
+def outcomes(position: Position, card: Card) -> list[Outcome]:
+    """Internal: the results of :func:`legal_moves` in the same order, each as an
+    :class:`Outcome`; the moves of a 7 not listed before are built only when asked for."""
+    if card is not Card.JOKER:
+        return _concrete_outcomes(position, card)
+    seen: set[int] = set()
+    out: list[Outcome] = []
+    for concrete in CONCRETE_CARDS:
+        for outcome in _concrete_outcomes(position, concrete):
+            if outcome.key not in seen:
+                seen.add(outcome.key)
+                out.append(Outcome(outcome.key, _as_joker(outcome.build)))
+    return out
+
+
+def _concrete_outcomes(position: Position, card: Card) -> list[Outcome]:
+    memo = _memo(position)
+    if card is Card.SEVEN and card not in memo:
+        return [Outcome(key, partial(seven_move, position, result))
+                for key, result in _seven_results(position).items()]
+    return [Outcome(move.result.key, partial(_itself, move))
+            for move in _generate(position, card)]
+
+
+def _itself(move: Move) -> Move:
+    return move
+
+
+def _as_joker(build: Callable[[], Move]) -> Callable[[], Move]:
+    return lambda: build().as_joker()
 
 
 def find_move(position: Position, card: Card, goal: Position) -> Move | None:
     """The legal move of ``card`` whose result has the locations of ``goal``, or None.
 
-    The same move :func:`legal_moves` lists for that result, found without listing every
-    result of a 7 (the search is pruned towards ``goal``).
+    ``goal`` belongs to the game of ``position``. The same move :func:`legal_moves` lists for
+    that result, found without listing every result of a 7 (the search is pruned towards
+    ``goal`` and stops there).
     """
     if card is Card.JOKER:
         for concrete in CONCRETE_CARDS:
@@ -500,15 +751,15 @@ def find_move(position: Position, card: Card, goal: Position) -> Move | None:
             if move is not None:
                 return move.as_joker()
         return None
-    state = goal.codes
-    if card is not Card.SEVEN or (position.cache is not None and card in position.cache):
-        for move in _generate(position, card):
-            if move.result.codes == state:
-                return move
-        return None
-    found: Found = {}
-    _seven(Work(position), found, state)
-    return found.get(state)
+    memo = _memo(position)
+    if card is Card.SEVEN and card not in memo:
+        results = memo.get(_SEVEN_RESULTS) or _search_seven(_work(position), goal)
+        result = results.get(goal.key)
+        return None if result is None else seven_move(position, result)
+    for move in _generate(position, card):
+        if move.result.key == goal.key:
+            return move
+    return None
 
 
 def legal_moves_by_card(position: Position, cards: Sequence[Card]) -> dict[Card, list[Move]]:
@@ -519,7 +770,13 @@ def legal_moves_by_card(position: Position, cards: Sequence[Card]) -> dict[Card,
 def playable(position: Position, card: Card) -> bool:
     """Whether ``card`` has at least one legal move."""
     if card is Card.JOKER:
-        return any(_generate(position, concrete) for concrete in CONCRETE_CARDS)
+        return any(_playable(position, concrete) for concrete in CONCRETE_CARDS)
+    return _playable(position, card)
+
+
+def _playable(position: Position, card: Card) -> bool:
+    if card is Card.SEVEN and card not in _memo(position):
+        return bool(_seven_results(position))
     return bool(_generate(position, card))
 
 

@@ -11,6 +11,8 @@ from companion.rules.board import (
     FRESH,
     HOME_FIELDS,
     KENNEL,
+    KEY_CODE_BIT,
+    key_block,
     location_name,
     parse_location,
     start_field,
@@ -48,13 +50,16 @@ class Layout:
         "board",
         "colors",
         "explicit_teams",
+        "key_bases",
         "offsets",
         "partners",
+        "peg_code_bit",
         "peg_owner",
         "peg_start",
         "pegs_per_player",
         "rules",
         "seats",
+        "spans",
         "starts",
         "teams",
         "track_len",
@@ -90,6 +95,13 @@ class Layout:
         self.offsets = tuple(self.pegs_per_player * i for i in range(n + 1))
         self.peg_owner = tuple(i for i in range(n) for _ in range(self.pegs_per_player))
         self.peg_start = tuple(self.starts[i] for i in self.peg_owner)
+        self.spans = tuple((self.offsets[i], self.offsets[i + 1]) for i in range(n))
+        """Each player's ``(first, end)`` flat peg indexes."""
+        block = key_block(self.track_len)
+        self.key_bases = tuple(block * i for i in range(n))
+        """Each player's lowest bit in a state key (:mod:`companion.rules.board`)."""
+        self.peg_code_bit = tuple(self.key_bases[i] + KEY_CODE_BIT for i in self.peg_owner)
+        """Each flat peg's bit of location code 0 in a state key."""
         self._key = (rules, board, self.colors, self.seats, self.teams)
 
     @property
@@ -117,6 +129,19 @@ class Layout:
         """The text of location ``code`` of a peg of ``player``."""
         return location_name(code, self.track_len, self.starts[player])
 
+    def state_key(self, pegs: Sequence[Sequence[int]]) -> int:
+        """The state key of every player's location codes (:mod:`companion.rules.board`)."""
+        key = 0
+        for base, codes in zip(self.key_bases, pegs, strict=True):
+            kennel = 0
+            for code in codes:
+                if code == KENNEL:
+                    kennel += 1
+                else:
+                    key |= 1 << (base + KEY_CODE_BIT + code)
+            key |= ((1 << kennel) - 1) << base
+        return key
+
 
 def default_teams(players: int) -> tuple[tuple[int, ...], ...]:
     """Partners sit opposite with 4 or 6 players; with 2, 3 or 5 everybody plays alone."""
@@ -135,13 +160,21 @@ class Position:
     ignores the turn.
     """
 
-    __slots__ = ("_hash", "_layout", "_pegs", "_players", "_turn", "cache")
+    __slots__ = ("_hash", "_layout", "_pegs", "_players", "_state_key", "_turn", "cache")
 
-    def __init__(self, layout: Layout, pegs: tuple[tuple[int, ...], ...], turn: int) -> None:
-        """Internal: ``pegs`` are location codes, each player's sorted. Use the class methods."""
+    def __init__(
+        self,
+        layout: Layout,
+        pegs: tuple[tuple[int, ...], ...],
+        turn: int,
+        key: int | None = None,
+    ) -> None:
+        """Internal: ``pegs`` are location codes, each player's sorted, ``key`` their state key
+        if known. Use the class methods."""
         self._layout = layout
         self._pegs = pegs
         self._turn = turn
+        self._state_key = key
         self._hash: int | None = None
         self._players: tuple[Player, ...] | None = None
         self.cache: dict[Any, Any] | None = None
@@ -193,7 +226,7 @@ class Position:
         if not 0 <= turn < self._layout.players:
             last = self._layout.players - 1
             raise PositionError(f"turn: {turn!r} is not a player index 0…{last}")
-        return Position(self._layout, self._pegs, turn)
+        return Position(self._layout, self._pegs, turn, self._state_key)
 
     # -- the game it belongs to -------------------------------------------------------------
 
@@ -232,6 +265,13 @@ class Position:
     def codes(self) -> tuple[tuple[int, ...], ...]:
         """Internal: every player's sorted location codes (see :mod:`companion.rules.board`)."""
         return self._pegs
+
+    @property
+    def key(self) -> int:
+        """Internal: the state key of the locations (see :mod:`companion.rules.board`)."""
+        if self._state_key is None:
+            self._state_key = self._layout.state_key(self._pegs)
+        return self._state_key
 
     def partner(self, player: int) -> int | None:
         """The partner of ``player`` in the team game, None when playing alone."""

@@ -9,7 +9,7 @@ from companion.rules.board import FRESH, KENNEL
 from companion.rules.cards import Card
 from companion.rules.diagnosis import explain
 from companion.rules.move import Move
-from companion.rules.moves import find_move, legal_moves
+from companion.rules.moves import Outcome, find_move, outcomes
 from companion.rules.position import Layout, Position, positions_of_one_game
 
 __all__ = ["NEAREST_COUNT", "Nearest", "Verdict", "check", "differences"]
@@ -75,43 +75,36 @@ def check(before: Position, after: Position, card: Card) -> Verdict:
     found = find_move(before, card, after)
     if found is not None:
         return Verdict(True, card, found)
-    moves = legal_moves(before, card)
-    if not moves:
-        return Verdict(False, card, reason=explain(before, after, card, moves), playable=False)
-    near = nearest(moves, after)
-    reason = explain(before, after, card, [n.move for n in near] + moves)
+    near = nearest(outcomes(before, card), after)
+    if not near:
+        return Verdict(False, card, reason=explain(before, after, card, None), playable=False)
+    reason = explain(before, after, card, near[0].move)
     return Verdict(False, card, reason=reason, nearest=near)
 
 
-def nearest(moves: list[Move], after: Position, count: int = NEAREST_COUNT) -> tuple[Nearest, ...]:
-    """The ``count`` legal results closest to ``after``: fewest differing pegs, then shortest.
+def nearest(
+    candidates: list[Outcome], after: Position, count: int = NEAREST_COUNT
+) -> tuple[Nearest, ...]:
+    """The ``count`` legal results closest to ``after``: fewest differing pegs, then shortest
+    field distance, then the generator's order.
 
-    The number of differing pegs is cheap; field distances are computed only for the results
-    that can still be among the ``count`` best.
+    The number of differing pegs comes from the state keys; moves are built and field
+    distances computed only for the results that can still be among the ``count`` best.
     """
-    layout = after.layout
-    observed = after.codes
-    by_pegs = [(_differing_pegs(move.result.codes, observed), index, move)
-               for index, move in enumerate(moves)]
-    if not by_pegs:
+    if not candidates:
         return ()
-    cutoff = sorted(pegs for pegs, _, _ in by_pegs)[min(count, len(by_pegs)) - 1]
-    scored = [
-        (_distance(layout, move.result.codes, observed), index, move)
-        for pegs, index, move in by_pegs
-        if pegs <= cutoff
-    ]
+    observed = after.key
+    by_pegs = [(outcome.key ^ observed).bit_count() for outcome in candidates]
+    cutoff = sorted(by_pegs)[min(count, len(by_pegs)) - 1]
+    layout = after.layout
+    scored = []
+    for index, (pegs, outcome) in enumerate(zip(by_pegs, candidates, strict=True)):
+        if pegs <= cutoff:
+            move = outcome.build()
+            scored.append((_distance(layout, move.result.codes, after.codes), index, move))
     scored.sort(key=lambda item: (item[0], item[1]))
     return tuple(
         Nearest(move, differences(move.result, after)) for _, _, move in scored[:count]
-    )
-
-
-def _differing_pegs(
-    expected: tuple[tuple[int, ...], ...], observed: tuple[tuple[int, ...], ...]
-) -> int:
-    return sum(
-        len(_only(obs, exp)) for exp, obs in zip(expected, observed, strict=True) if exp != obs
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -119,3 +120,40 @@ def test_the_goal_directed_seven_finds_every_result(seed: int, rules: str) -> No
         fresh = Position.from_json(position.to_json())  # no cached moves
         found = find_move(fresh, Card.SEVEN, move.result)
         assert found is not None and found.result == move.result
+        assert found.notation == move.notation
+
+
+@SETTINGS
+@given(positions, st.integers(0, 2**32))
+def test_state_keys_count_the_pegs_that_differ(position: Position, seed: int) -> None:
+    """Equal keys exactly for equal locations; half the differing key bits are the number of
+    pegs whose locations differ (the referee ranks its nearest results by it)."""
+    other = _same_layout(position, random_position(
+        random.Random(seed), rules=position.rules.to_json(), players=len(position.players),
+        board=position.board))
+    if other is None:
+        return
+    differing = sum(
+        sum((Counter(theirs) - Counter(mine)).values())
+        for mine, theirs in zip(position.codes, other.codes, strict=True)
+    )
+    assert (position.key == other.key) == (position.codes == other.codes)
+    assert (position.key ^ other.key).bit_count() == 2 * differing
+    assert position.with_turn(0).key == position.key
+
+
+@SETTINGS
+@given(st.integers(0, 2**32), st.sampled_from(["swiss", "schmidt"]))
+def test_check_without_and_with_the_moves_listed_agrees(seed: int, rules: str) -> None:
+    """An illegal 7 is judged from the compact results of the search, or from the listed moves
+    when the table listed them before: the verdicts are the same."""
+    rng = random.Random(seed)
+    position = random_position(rng, rules=rules, on_track=0.7, in_home=0.3)
+    observed = _same_layout(position, random_position(
+        rng, rules=rules, players=len(position.players), board=position.board, on_track=0.7))
+    if observed is None:
+        return
+    compact = check(Position.from_json(position.to_json()), observed, Card.SEVEN)
+    listed_first = Position.from_json(position.to_json())
+    legal_moves(listed_first, Card.SEVEN)
+    assert check(listed_first, observed, Card.SEVEN) == compact
