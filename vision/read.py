@@ -48,6 +48,7 @@ PLAIN_NEIGHBOURS = 4
 RING_PERCENTILE = 75
 DISC_PERCENTILE = 35
 CLIPPED_LEVEL = 247  # 8-bit level from which a channel says nothing about colour
+CLIP_SLACK = 0.35  # how far (log) the true value of a clipped channel may lie beyond it
 _LOG_OFFSET = 4.0
 
 # Without a reference frame: how each marble typically looks against the plain board around
@@ -118,12 +119,15 @@ class HoleFeatures:
 
     def residuals(self, vectors: np.ndarray, means: np.ndarray) -> np.ndarray:
         """``vectors - means`` where clipping allows it: a clipped ring makes the measured
-        ratio an upper bound of the true one, a clipped centre a lower bound, both: unknown."""
+        ratio an upper bound of the true one, a clipped centre a lower bound (each by up to
+        `CLIP_SLACK`: what is clipped is rarely far above the clipping level), both: unknown."""
         residual = vectors - means
         colour = residual[..., :3]
         ring, centre = self.ring_clipped, self.centre_clipped
-        colour[...] = np.where(ring & ~centre, np.minimum(colour, 0), colour)
-        colour[...] = np.where(centre & ~ring, np.maximum(colour, 0), colour)
+        below = np.minimum(colour, 0) + np.maximum(colour - CLIP_SLACK, 0)
+        above = np.maximum(colour, 0) + np.minimum(colour + CLIP_SLACK, 0)
+        colour[...] = np.where(ring & ~centre, below, colour)
+        colour[...] = np.where(centre & ~ring, above, colour)
         colour[...] = np.where(ring & centre, 0.0, colour)
         return residual
 
