@@ -1,14 +1,14 @@
 """Hands, arms, cards and other things over the board: which holes they hide.
 
-The bare board between the holes is sampled on a grid (every few millimetres, away from holes,
-markers and the edge) and compared with the same points in the reference frame. Light that
-changed over the whole board (level, colour temperature) is taken out as the median change;
-what remains should look like light too: shadows and gradients darken or brighten the colour
-channels alike. Points whose colour changed beyond that, or that became much brighter or
-darker than any shadow, are *foreign*; foreign regions large enough to be a finger or a card
-(small specks are noise) are grown by a margin, and every hole they touch is hidden.
-Independently a hole whose centre looks like no known class, or like flat surface where a
-dimple or a marble should be, is hidden. Without a reference frame only the last test works.
+The bare board is sampled on a grid between the holes (every few millimetres, away from holes,
+markers and the edge) and in a ring around every hole, and compared with the same points of
+the reference frame (a `Baseline`, learnt once). Light that changed over the whole board
+(level, colour temperature) is taken out as the median change; what remains should look like
+light: shadows and gradients darken or brighten the channels alike, glare pales the board's
+colour in a known direction. Points whose colour changed beyond that (and beyond the frame's
+own noise), or that became darker than any shadow, are *foreign*; foreign regions large enough
+to be a finger or a card are grown by a margin, and every hole they touch is hidden. The
+reader adds the tests on the holes themselves (see `vision.read`).
 """
 
 from __future__ import annotations

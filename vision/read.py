@@ -3,12 +3,13 @@
 Every hole is described relative to the board surface right around it, so that the light
 falling on that spot (level, colour temperature, a shadow across the board) cancels out:
 
-* ``ring`` — median colour of the board in a ring around the hole;
+* ``ring`` — the board's colour in a ring around the hole (upper quartile: the marble's own
+  shadow does not count);
 * ``paint`` — how much the printed decorations (kennel bands, coloured rings of start and home
   fields) change that ring compared with the plain track surface nearby, measured once;
-* ``feature`` — log colour of the hole's centre minus log of the plain board surface there
-  (ring corrected for paint), plus how uneven the centre is (glass highlights, a hole's
-  shading).
+* ``feature`` — log colour of the hole's centre minus log of the surface there (an empty
+  hole against its own ring, a marble against the plain board: the ring corrected for paint),
+  plus how uneven the centre is (glass highlights, a hole's shading).
 
 Seat colours are learnt from a *reference* frame taken at the start of a game (every marble in
 its kennel, the track and homes empty): each kennel gives its seat's colour, each empty hole
@@ -44,9 +45,9 @@ STRANGE_DISTANCE = 4.5  # two adjacent holes this far from every class: somethin
 ADJACENT_MM = 30.0  # adjacent holes: centres this close
 OWN_LOOK_LIMIT = 0.15  # how far a hole's empty look may differ from the plain track's
 ABSENT_SEAT_DISTANCE = 0.3  # a kennel this close to the empty look holds no marbles
-PLAIN_NEIGHBOURS = 4
-RING_PERCENTILE = 75
-DISC_PERCENTILE = 35
+PLAIN_NEIGHBOURS = 4  # plain track holes that say what the bare board looks like near a hole
+RING_PERCENTILE = 75  # the ring's colour: upper quartile (shadows and rims are darker)
+DISC_PERCENTILE = 35  # the centre's colour: below the median (highlights are brighter)
 CLIPPED_LEVEL = 247  # 8-bit level from which a channel says nothing about colour
 CLIP_SLACK = 0.35  # how far (log) the true value of a clipped channel may lie beyond it
 _LOG_OFFSET = 4.0
