@@ -226,8 +226,8 @@ class _Diagnosis:
         return players
 
     def gap(self, player: int, origin: int, target: int) -> int:
-        route = self.route(player, origin, target, backward=False)
-        return route.steps if route is not None else 1000
+        steps = self.steps(player, origin, target)
+        return steps if steps is not None else 1000
 
     def stranger_moved(self) -> str | None:
         """A sentence if pegs of a player who does not move now moved on the board."""
@@ -277,6 +277,20 @@ class _Diagnosis:
 
     # -- routes --------------------------------------------------------------------------------
 
+    def steps(self, player: int, origin: int, target: int) -> int | None:
+        """How many fields forward a peg of ``player`` goes from ``origin`` to ``target``, None
+        if no forward way leads there (the length of :meth:`route`, without building it)."""
+        track_len = self.layout.track_len
+        start = self.layout.starts[player]
+        if origin == KENNEL or target in (KENNEL, FRESH):
+            return None
+        if origin >= track_len:
+            return target - origin if target > origin else None
+        here = start if origin == FRESH else origin
+        if target >= track_len:
+            return (start - here) % track_len + 1 + target - track_len
+        return (target - here) % track_len or None
+
     def route(self, player: int, origin: int, target: int, backward: bool) -> Route | None:
         """The way from ``origin`` to ``target`` of a peg of ``player``, None if there is none."""
         track_len = self.layout.track_len
@@ -304,6 +318,12 @@ class _Diagnosis:
         steps = (target - here) % track_len
         passed = tuple((here + i) % track_len for i in range(1, steps))
         return Route(steps, passed, (), target, False, False, False) if steps else None
+
+    def forward_route(self, part: Change) -> Route:
+        """The forward :meth:`route` of a part known to have one."""
+        route = self.route(part.player, part.origin, part.target, backward=False)
+        assert route is not None
+        return route
 
     def route_faults(self, work: Work, player: int, origin: int, route: Route) -> list[str]:
         """Rules broken by walking ``route`` in ``work``'s current state (§3, §4)."""
@@ -515,17 +535,14 @@ class _Diagnosis:
         best: tuple[int, str | None] | None = None
         sums: list[int] = []
         for assignment in self.assignments():
-            routes = [
-                (part, route)
-                for part in assignment
-                if (route := self.route(part.player, part.origin, part.target, False)) is not None
-            ]
-            if len(routes) != len(assignment):
+            lengths = [self.steps(part.player, part.origin, part.target) for part in assignment]
+            if None in lengths:
                 continue
-            total = sum(route.steps for _, route in routes)
+            total = sum(length for length in lengths if length is not None)
             sums.append(total)
             if total != SEVEN_POINTS:
                 continue
+            routes = [(part, self.forward_route(part)) for part in assignment]
             for order in itertools.islice(itertools.permutations(routes), _MAX_ORDERS):
                 fault = self.replay(list(order), seven=True)
                 score = 0 if fault is None else 1

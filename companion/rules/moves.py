@@ -11,7 +11,7 @@ kept as state keys and become :class:`Position` objects only when the moves are 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from functools import cache, partial
+from functools import cache
 from typing import Any, NamedTuple
 
 from companion.rules.board import BOARD_SIZES, FRESH, HOME_FIELDS, KENNEL
@@ -699,43 +699,44 @@ def legal_moves(position: Position, card: Card) -> list[Move]:
     return moves
 
 
-class Outcome(NamedTuple):
-    """Internal: one distinct result of a card, as its state key; ``build()`` makes its move."""
+class Outcomes(NamedTuple):
+    """Internal: the distinct results of a card in the order of :func:`legal_moves`, as state
+    keys; ``move(i)`` builds the move of the ``i``-th."""
 
-    key: int
-    build: Callable[[], Move]
+    keys: list[int]
+    move: Callable[[int], Move]
 
 
-def outcomes(position: Position, card: Card) -> list[Outcome]:
-    """Internal: the results of :func:`legal_moves` in the same order, each as an
-    :class:`Outcome`; the moves of a 7 not listed before are built only when asked for."""
+def outcomes(position: Position, card: Card) -> Outcomes:
+    """Internal: the results of :func:`legal_moves` as :class:`Outcomes`; the moves of a 7 not
+    listed before are built only when asked for."""
     if card is not Card.JOKER:
         return _concrete_outcomes(position, card)
     seen: set[int] = set()
-    out: list[Outcome] = []
+    keys: list[int] = []
+    sources: list[tuple[Outcomes, int]] = []
     for concrete in CONCRETE_CARDS:
-        for outcome in _concrete_outcomes(position, concrete):
-            if outcome.key not in seen:
-                seen.add(outcome.key)
-                out.append(Outcome(outcome.key, _as_joker(outcome.build)))
-    return out
+        found = _concrete_outcomes(position, concrete)
+        for index, key in enumerate(found.keys):
+            if key not in seen:
+                seen.add(key)
+                keys.append(key)
+                sources.append((found, index))
+
+    def move(index: int) -> Move:
+        found, at = sources[index]
+        return found.move(at).as_joker()
+
+    return Outcomes(keys, move)
 
 
-def _concrete_outcomes(position: Position, card: Card) -> list[Outcome]:
-    memo = _memo(position)
-    if card is Card.SEVEN and card not in memo:
-        return [Outcome(key, partial(seven_move, position, result))
-                for key, result in _seven_results(position).items()]
-    return [Outcome(move.result.key, partial(_itself, move))
-            for move in _generate(position, card)]
-
-
-def _itself(move: Move) -> Move:
-    return move
-
-
-def _as_joker(build: Callable[[], Move]) -> Callable[[], Move]:
-    return lambda: build().as_joker()
+def _concrete_outcomes(position: Position, card: Card) -> Outcomes:
+    if card is Card.SEVEN and card not in _memo(position):
+        results = _seven_results(position)
+        listed = list(results.values())
+        return Outcomes(list(results), lambda index: seven_move(position, listed[index]))
+    moves = _generate(position, card)
+    return Outcomes([move.result.key for move in moves], moves.__getitem__)
 
 
 def find_move(position: Position, card: Card, goal: Position) -> Move | None:

@@ -9,7 +9,7 @@ from companion.rules.board import FRESH, KENNEL
 from companion.rules.cards import Card
 from companion.rules.diagnosis import explain
 from companion.rules.move import Move
-from companion.rules.moves import Outcome, find_move, outcomes
+from companion.rules.moves import Outcomes, find_move, outcomes
 from companion.rules.position import Layout, Position, positions_of_one_game
 
 __all__ = ["NEAREST_COUNT", "Nearest", "Verdict", "check", "differences"]
@@ -83,7 +83,7 @@ def check(before: Position, after: Position, card: Card) -> Verdict:
 
 
 def nearest(
-    candidates: list[Outcome], after: Position, count: int = NEAREST_COUNT
+    candidates: Outcomes, after: Position, count: int = NEAREST_COUNT
 ) -> tuple[Nearest, ...]:
     """The ``count`` legal results closest to ``after``: fewest differing pegs, then shortest
     field distance, then the generator's order.
@@ -91,16 +91,16 @@ def nearest(
     The number of differing pegs comes from the state keys; moves are built and field
     distances computed only for the results that can still be among the ``count`` best.
     """
-    if not candidates:
+    if not candidates.keys:
         return ()
     observed = after.key
-    by_pegs = [(outcome.key ^ observed).bit_count() for outcome in candidates]
+    by_pegs = [(key ^ observed).bit_count() for key in candidates.keys]
     cutoff = sorted(by_pegs)[min(count, len(by_pegs)) - 1]
     layout = after.layout
     scored = []
-    for index, (pegs, outcome) in enumerate(zip(by_pegs, candidates, strict=True)):
+    for index, pegs in enumerate(by_pegs):
         if pegs <= cutoff:
-            move = outcome.build()
+            move = candidates.move(index)
             scored.append((_distance(layout, move.result.codes, after.codes), index, move))
     scored.sort(key=lambda item: (item[0], item[1]))
     return tuple(
