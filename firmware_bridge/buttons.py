@@ -14,13 +14,14 @@ from __future__ import annotations
 import logging
 import os
 import queue
-import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
 from types import TracebackType
 from typing import Any
+
+from firmware_bridge.listeners import Listeners
 
 log = logging.getLogger(__name__)
 
@@ -99,8 +100,7 @@ class ButtonPanel:
 
     def __init__(self, config: ButtonConfig, pin_factory: Any = None) -> None:
         self.config = config
-        self._subscribers: list[Subscriber] = []
-        self._lock = threading.Lock()
+        self._subscribers: Listeners[ButtonEvent] = Listeners("button")
         self._buttons: dict[str, Any] = {}
         if config.pins:
             self._buttons = _make_buttons(config, pin_factory, self._pressed)
@@ -112,15 +112,7 @@ class ButtonPanel:
 
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
         """Call `subscriber(event)` on every press (from gpiozero's thread); returns unsubscribe."""
-        with self._lock:
-            self._subscribers.append(subscriber)
-
-        def unsubscribe() -> None:
-            with self._lock:
-                if subscriber in self._subscribers:
-                    self._subscribers.remove(subscriber)
-
-        return unsubscribe
+        return self._subscribers.add(subscriber)
 
     def queue(self) -> queue.Queue[ButtonEvent]:
         """A new queue that receives every later press."""
@@ -136,8 +128,7 @@ class ButtonPanel:
 
     def close(self) -> None:
         """Release the GPIOs; no events are delivered afterwards."""
-        with self._lock:
-            self._subscribers.clear()
+        self._subscribers.clear()
         for button in self._buttons.values():
             button.close()
         self._buttons.clear()
@@ -155,13 +146,7 @@ class ButtonPanel:
 
     def _pressed(self, name: str) -> ButtonEvent:
         event = ButtonEvent(name, time.time())
-        with self._lock:
-            subscribers = list(self._subscribers)
-        for subscriber in subscribers:
-            try:
-                subscriber(event)
-            except Exception:
-                log.exception("button subscriber %r failed on %s", subscriber, name)
+        self._subscribers.notify(event)
         return event
 
 

@@ -34,7 +34,8 @@ __all__ = [
 class Layer(Protocol):
     """One part of a scene: which LEDs it lights at time `t`, and whether that changes."""
 
-    animated: bool
+    @property
+    def animated(self) -> bool: ...
 
     def at(self, t: float) -> Frame: ...
 

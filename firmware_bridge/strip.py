@@ -24,7 +24,7 @@ import logging
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType, TracebackType
@@ -32,6 +32,7 @@ from types import ModuleType, TracebackType
 from firmware_bridge import shutdown
 from firmware_bridge.colors import OFF, Frame, Rgb
 from firmware_bridge.config import LedConfig
+from firmware_bridge.listeners import Listeners
 from firmware_bridge.power import estimate_ma, fit_budget, gamma_table
 
 log = logging.getLogger(__name__)
@@ -69,7 +70,7 @@ class LedStrip(ABC):
         self._brightness = config.brightness
         self._night = False
         self._gamma = gamma_table(config.gamma)
-        self._listeners: list[Listener] = []
+        self._listeners: Listeners[ShownFrame] = Listeners("LED")
         self._lock = threading.RLock()
         self._closed = False
         self.last_shown: ShownFrame | None = None
@@ -132,12 +133,7 @@ class LedStrip(ABC):
             shown = self._render(self._frame)
             self._write(shown.output)
             self.last_shown = shown
-            listeners = list(self._listeners)
-        for listener in listeners:
-            try:
-                listener(shown)
-            except Exception:
-                log.exception("LED listener %r failed", listener)
+        self._listeners.notify(shown)
         return shown
 
     def off(self) -> None:
@@ -166,15 +162,7 @@ class LedStrip(ABC):
 
     def add_listener(self, listener: Listener) -> Callable[[], None]:
         """Call `listener(shown_frame)` after every `show()`; returns a function to remove it."""
-        with self._lock:
-            self._listeners.append(listener)
-
-        def remove() -> None:
-            with self._lock:
-                if listener in self._listeners:
-                    self._listeners.remove(listener)
-
-        return remove
+        return self._listeners.add(listener)
 
     def __enter__(self) -> LedStrip:
         return self
@@ -202,7 +190,7 @@ class LedStrip(ABC):
         return ShownFrame(time.time(), tuple(colors), tuple(output), estimate_ma(output))
 
     @abstractmethod
-    def _write(self, pixels: list[Rgb]) -> None:
+    def _write(self, pixels: Sequence[Rgb]) -> None:
         """Send one finished frame (RGB, one entry per LED) to the hardware."""
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from firmware_bridge.colors import Rgb
 from firmware_bridge.strip import LedStrip
 
@@ -11,5 +13,5 @@ class NoStrip(LedStrip):
 
     backend = "none"
 
-    def _write(self, pixels: list[Rgb]) -> None:
+    def _write(self, pixels: Sequence[Rgb]) -> None:
         pass

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import inspect
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from firmware_bridge.colors import Rgb
@@ -42,7 +43,7 @@ class Pi5Strip(LedStrip):
         self._update_options = {"sleep_duration": None} if "sleep_duration" in update else {}
         self._swap_red_green = config.order == "RGB"
 
-    def _write(self, pixels: list[Rgb]) -> None:
+    def _write(self, pixels: Sequence[Rgb]) -> None:
         set_led = self._neo.set_led_color
         for index, (r, g, b) in enumerate(pixels):
             if self._swap_red_green:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 
 from firmware_bridge.colors import Rgb
 from firmware_bridge.config import LedConfig
@@ -30,5 +31,5 @@ class SimStrip(LedStrip):
         self.history.append(shown)
         return shown
 
-    def _write(self, pixels: list[Rgb]) -> None:
+    def _write(self, pixels: Sequence[Rgb]) -> None:
         self.pixels = list(pixels)

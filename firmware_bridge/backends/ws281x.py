@@ -6,6 +6,8 @@ Never construct this off a Pi: the library's C side crashes the interpreter at e
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from firmware_bridge.colors import Rgb
 from firmware_bridge.config import LedConfig
 from firmware_bridge.strip import LedBackendError, LedStrip, import_library
@@ -49,7 +51,7 @@ class Ws281xStrip(LedStrip):
             raise LedBackendError(f"rpi_ws281x could not start on GPIO {config.pin}: {err}") \
                 from err
 
-    def _write(self, pixels: list[Rgb]) -> None:
+    def _write(self, pixels: Sequence[Rgb]) -> None:
         color = self._color
         set_pixel = self._pixels.setPixelColor
         for index, (r, g, b) in enumerate(pixels):
