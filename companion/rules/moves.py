@@ -299,18 +299,10 @@ def _record(
     work.undo(peg, part, victims)
 
 
-class SevenResult(NamedTuple):
-    """Internal: one distinct result of the 7, before it becomes a :class:`Move`.
-
-    ``key`` is the result's state key, ``locs`` every peg's final code (flat, unsorted),
-    ``parts`` the first sequence of parts the search found that leads there and ``touched`` a
-    bit mask of the players whose pegs it changed.
-    """
-
-    key: int
-    locs: list[int]
-    parts: tuple[RawPart, ...]
-    touched: int
+SevenResult = tuple[list[int], tuple[RawPart, ...], int]
+"""Internal: one distinct result of the 7 before it becomes a :class:`Move` (a plain tuple: the
+search makes one per result): every peg's final code (flat, unsorted), the first sequence of
+parts the search found that leads there, and a bit mask of the players whose pegs it changed."""
 
 
 Pruner = Callable[[int, int, Victims], bool]
@@ -324,7 +316,7 @@ def _search_seven(work: Work, goal: Position | None = None) -> dict[int, SevenRe
     the pegs moved and the points left, updated in O(1) per part, so a node reached before (the
     same parts in another order) is skipped before anything is applied. A part that uses all
     points left is a leaf; only a new packed leaf gets its state key, and only a new state key
-    becomes a :class:`SevenResult`, with the first sequence of parts that reached it.
+    becomes a :data:`SevenResult`, with the first sequence of parts that reached it.
 
     With a ``goal`` only the moves towards it are searched (:func:`_goal_pruner`) and the search
     stops when it is reached.
@@ -336,12 +328,13 @@ def _search_seven(work: Work, goal: Position | None = None) -> dict[int, SevenRe
     own = work.pegs_of(mover)
     partner_pegs = work.pegs_of(partner) if partner is not None else range(0)
     locs, occ, home, start, owner = work.locs, work.occ, work.home, work.start, work.owner
-    walks = _SevenWalks(work)
-    window, ends, path = walks.window, walks.ends, walks.path
+    walks = _SevenWalks(work, [peg for peg in (*own, *partner_pegs) if locs[peg] != KENNEL])
+    forward, clean = work.forward, walks.clean
+    windows, track_paths, home_paths = walks.windows, walks.track_paths, walks.home_paths
     track_len = work.track_len
     shift = [_PACK_BITS * peg for peg in range(len(locs))]
     moved_shift = _PACK_BITS * len(locs)
-    points_shift = moved_shift + len(locs)
+    points_bits = [left << (moved_shift + len(locs)) for left in range(SEVEN_POINTS + 1)]
     code_bit = layout.peg_code_bit
     kennel_bit = [1 << (base + codes.count(KENNEL))
                   for base, codes in zip(layout.key_bases, position.codes, strict=True)]
@@ -372,12 +365,12 @@ def _search_seven(work: Work, goal: Position | None = None) -> dict[int, SevenRe
         final[peg] = code
         knocked: tuple[tuple[int, int], ...] = ()
         if victims:
-            knocked = tuple((owner[victim], locs[victim]) for victim in victims)
+            knocked = tuple([(owner[victim], locs[victim]) for victim in victims])
             for victim in victims:
                 final[victim] = KENNEL
                 touched |= 1 << owner[victim]
         last = RawPart(owner[peg], locs[peg], code, knocked)
-        results[key] = SevenResult(key, final, (*done, last), touched)
+        results[key] = (final, (*done, last), touched)
 
     def search(
         points: int, moved: int, packed: int, key: int, touched: int, dirty: int, last: int,
@@ -400,14 +393,21 @@ def _search_seven(work: Work, goal: Position | None = None) -> dict[int, SevenRe
             if moved >> peg & 1 or origin == KENNEL:
                 continue
             player = owner[peg]
-            ahead = window(peg, points)
+            ahead = windows[peg][points]
             if peg < last and owner[last] == player and not ahead & last_path:
                 continue
+            slot = -1 if ahead & dirty else peg << 3 | points
+            walk = clean.get(slot)
+            if walk is None:
+                walk = forward(peg, points, True)
+                if slot >= 0:
+                    clean[slot] = walk
             peg_shift = shift[peg]
             now_moved = moved | 1 << peg
+            moved_bits = now_moved << moved_shift
             now_touched = touched | 1 << player
             lifted = key - (1 << (code_bit[peg] + origin))
-            for steps, code, victims in ends(peg, points, ahead, dirty):
+            for steps, code, victims in walk:
                 if prune is not None and prune(peg, code, victims):
                     continue
                 child = packed + ((code - origin) << peg_shift)
@@ -427,7 +427,7 @@ def _search_seven(work: Work, goal: Position | None = None) -> dict[int, SevenRe
                         if child_key == goal_key:
                             return True
                     continue
-                node = child + (now_moved << moved_shift) + (left << points_shift)
+                node = child + moved_bits + points_bits[left]
                 if node in seen:
                     continue
                 seen.add(node)
@@ -442,7 +442,7 @@ def _search_seven(work: Work, goal: Position | None = None) -> dict[int, SevenRe
                 child_touched = now_touched
                 if victims:
                     child_key += knock_key(victims)
-                    knocked = tuple((owner[victim], locs[victim]) for victim in victims)
+                    knocked = tuple([(owner[victim], locs[victim]) for victim in victims])
                     for victim in victims:
                         occ[locs[victim]] = -1
                         locs[victim] = KENNEL
@@ -453,7 +453,7 @@ def _search_seven(work: Work, goal: Position | None = None) -> dict[int, SevenRe
                 else:
                     occ[code] = peg
                 done.append(RawPart(player, origin, code, knocked))
-                touches = path(peg, steps, code)
+                touches = home_paths[peg] if code >= track_len else track_paths[peg][steps]
                 reached = search(left, now_moved, child, child_key, child_touched,
                                  dirty | touches, peg, touches)
                 done.pop()
@@ -482,58 +482,44 @@ def _search_seven(work: Work, goal: Position | None = None) -> dict[int, SevenRe
 
 
 class _SevenWalks:
-    """The walks of the 7 search (:meth:`Work.forward`), each computed once while nothing in
-    its way has changed.
+    """What the 7 search needs to walk each peg once while nothing in its way has changed.
 
     A peg that has not moved yet walks over the fields ahead of it, and into its home once it
     reaches its start field; nothing else decides its ends. The search passes a mask of every
     field the parts so far have touched (``dirty``, all homes as one group of bits); a walk
-    whose fields are all clean is the walk of the original position, computed once per peg and
-    number of points.
+    whose fields (its ``window``) are all clean is the walk of the original position, made once
+    per peg and number of points (``clean``).
+
+    Per peg, as it stands in the original position: ``windows[peg][n]``, the fields a walk of
+    up to ``n`` steps looks at; ``track_paths[peg][n]``, the fields a part of ``n`` steps along
+    the track touches; ``home_paths[peg]``, those a part into or inside its home touches.
     """
 
-    __slots__ = ("_clean", "_field", "_forward", "_home", "_rings", "_to_start")
+    __slots__ = ("clean", "home_paths", "track_paths", "windows")
 
-    def __init__(self, work: Work) -> None:
+    def __init__(self, work: Work, pegs: Iterable[int]) -> None:
+        """Tables for ``pegs`` (those the 7 may move); other pegs get empty entries."""
         track_len = work.track_len
-        self._forward = work.forward
-        self._rings = _rings(track_len)
-        self._home = ((1 << HOME_FIELDS) - 1) << track_len
-        self._field = [work.field(peg) for peg in range(len(work.locs))]
-        self._to_start = [(start - field) % track_len
-                          for start, field in zip(work.start, self._field, strict=True)]
-        self._clean: dict[int, list[tuple[int, int, Victims]]] = {}
-
-    def window(self, peg: int, points: int) -> int:
-        """The fields a walk of ``peg`` (not moved yet) of up to ``points`` steps looks at."""
-        field = self._field[peg]
-        if field < 0:
-            return self._home
-        if self._to_start[peg] < points:
-            return self._rings[field][points] | self._home
-        return self._rings[field][points]
-
-    def ends(
-        self, peg: int, points: int, window: int, dirty: int
-    ) -> list[tuple[int, int, Victims]]:
-        """The ends of ``peg`` (not moved yet) walking 1…``points`` steps forward; ``window``
-        is :meth:`window`."""
-        if window & dirty:
-            return self._forward(peg, points, True)
-        slot = peg << 3 | points
-        walk = self._clean.get(slot)
-        if walk is None:
-            walk = self._clean[slot] = self._forward(peg, points, True)
-        return walk
-
-    def path(self, peg: int, steps: int, code: int) -> int:
-        """The fields a part of ``peg`` (not moved before) touches, its home bits included."""
-        field = self._field[peg]
-        if field < 0:
-            return self._home
-        if code >= len(self._rings):
-            return self._rings[field][self._to_start[peg]] | self._home
-        return self._rings[field][steps]
+        rings = _rings(track_len)
+        home = ((1 << HOME_FIELDS) - 1) << track_len
+        count = len(work.locs)
+        self.clean: dict[int, list[tuple[int, int, Victims]]] = {}
+        self.windows: list[tuple[int, ...]] = [()] * count
+        self.track_paths: list[tuple[int, ...]] = [()] * count
+        self.home_paths: list[int] = [0] * count
+        for peg in pegs:
+            field = work.field(peg)
+            if field < 0:
+                self.windows[peg] = (home,) * (SEVEN_POINTS + 1)
+                self.home_paths[peg] = home
+                continue
+            ring = rings[field]
+            to_start = (work.start[peg] - field) % track_len
+            self.windows[peg] = tuple(
+                [bits | home if to_start < points else bits for points, bits in enumerate(ring)]
+            )
+            self.track_paths[peg] = ring
+            self.home_paths[peg] = ring[min(to_start, SEVEN_POINTS)] | home
 
 
 @cache
@@ -587,12 +573,14 @@ def _seven_results(position: Position) -> dict[int, SevenResult]:
     return results
 
 
-def seven_move(position: Position, result: SevenResult) -> Move:
-    """Internal: the :class:`Move` of one result of the 7 in ``position``."""
-    return _seven_moves(position, (result,))[0]
+def seven_move(position: Position, key: int, result: SevenResult) -> Move:
+    """Internal: the :class:`Move` of one result of the 7 in ``position``, by its state key."""
+    return _seven_moves(position, ((key, result),))[0]
 
 
-def _seven_moves(position: Position, results: Iterable[SevenResult]) -> list[Move]:
+def _seven_moves(
+    position: Position, results: Iterable[tuple[int, SevenResult]]
+) -> list[Move]:
     """The :class:`Move` of each result of the 7; only the touched players' pegs are sorted."""
     layout = position.layout
     spans = layout.spans
@@ -600,7 +588,7 @@ def _seven_moves(position: Position, results: Iterable[SevenResult]) -> list[Mov
     turn = position.turn
     seven = Card.SEVEN
     moves = []
-    for key, locs, parts, touched in results:
+    for key, (locs, parts, touched) in results:
         state = list(codes)
         for player in _PLAYERS_IN[touched]:
             first, end = spans[player]
@@ -668,7 +656,7 @@ def _generate(position: Position, card: Card) -> list[Move]:
     moves: list[Move] | None = memo.get(card)
     if moves is None:
         if card is Card.SEVEN:
-            moves = _seven_moves(position, _seven_results(position).values())
+            moves = _seven_moves(position, _seven_results(position).items())
         else:
             found: Found = {}
             if card is Card.JACK:
@@ -732,9 +720,9 @@ def outcomes(position: Position, card: Card) -> Outcomes:
 
 def _concrete_outcomes(position: Position, card: Card) -> Outcomes:
     if card is Card.SEVEN and card not in _memo(position):
-        results = _seven_results(position)
-        listed = list(results.values())
-        return Outcomes(list(results), lambda index: seven_move(position, listed[index]))
+        listed = list(_seven_results(position).items())
+        return Outcomes([key for key, _ in listed],
+                        lambda index: seven_move(position, *listed[index]))
     moves = _generate(position, card)
     return Outcomes([move.result.key for move in moves], moves.__getitem__)
 
@@ -756,7 +744,7 @@ def find_move(position: Position, card: Card, goal: Position) -> Move | None:
     if card is Card.SEVEN and card not in memo:
         results = memo.get(_SEVEN_RESULTS) or _search_seven(_work(position), goal)
         result = results.get(goal.key)
-        return None if result is None else seven_move(position, result)
+        return None if result is None else seven_move(position, goal.key, result)
     for move in _generate(position, card):
         if move.result.key == goal.key:
             return move
