@@ -1,12 +1,14 @@
 """Benchmark of the board reader on rendered frames (fixed seed, both boards, all conditions).
 
-    .venv/bin/python bench/vision.py [--cases 600] [--seed 2024]
+    .venv/bin/python bench/vision.py [--cases 600] [--seed 2024] [--breakdown] [--jobs N]
 
 Each case: a random realistic game position, a test frame under random conditions (a third
 with hands or cards over the board) and a reference frame of the start position under a
-related condition (same board, material and camera; lighting drifts). Prints per-hole
-accuracy, the share of boards read fully correct, holes under a hand reported as a definite
-wrong colour, and milliseconds per frame for locate + read on one core.
+related condition (same board, material, camera and lamps, so the same board glare; the light
+level and colour drift). Prints per-hole accuracy, the share of boards read fully correct,
+holes under a hand reported as a definite wrong colour, and milliseconds per frame for
+locate + read on one core; `--breakdown` adds the errors by condition and by kind. `--jobs`
+runs cases in parallel processes (same results; the times are then not one-core figures).
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -48,15 +52,43 @@ def game_position(profile: BoardProfile, rng: np.random.Generator) -> dict[str, 
 
 
 def related_conditions(test: RenderConditions, rng: np.random.Generator) -> RenderConditions:
-    """The start-of-game frame: same board and camera, no hands, the light somewhat different."""
+    """The start-of-game frame: same board, camera and lamps (so the same glare spots on the
+    board), no hands; the light level and colour somewhat different, the shadow kept or not."""
     return replace(
         test, hands=0, cards=0,
         light_level=float(np.clip(test.light_level * rng.uniform(0.75, 1.3), 0.3, 1.4)),
         color_temperature_k=float(np.clip(test.color_temperature_k + rng.uniform(-700, 700),
                                           2700, 6500)),
         shadow_depth=test.shadow_depth if rng.random() < 0.5 else 0.0,
-        board_glare_spots=int(rng.integers(0, 3)),
     )
+
+
+KINDS = ("visible", "false ?", "empty>col", "col>empty", "col>col", "hidden", "hidden wrong")
+
+
+def condition_bins(profile: BoardProfile, test: RenderConditions,
+                   reference: RenderConditions) -> dict[str, str]:
+    """The case's conditions, each cut into a few named bins."""
+    def cut(value: float, edges: tuple[float, ...], names: tuple[str, ...]) -> str:
+        return names[int(np.searchsorted(edges, value))]
+
+    drift = abs(test.color_temperature_k - reference.color_temperature_k)
+    ratio = test.light_level / reference.light_level
+    return {
+        "board": profile.name,
+        "material": test.material,
+        "light": cut(test.light_level, (0.55, 0.9), ("dim <0.55", "mid", "bright >0.9")),
+        "level drift": cut(abs(np.log(ratio)), (0.1, 0.2), ("<10%", "10-20%", ">20%")),
+        "colour drift": cut(drift, (250, 500), ("<250K", "250-500K", ">500K")),
+        "glare spots": str(test.board_glare_spots),
+        "jpeg": "none" if test.jpeg_quality is None else cut(
+            test.jpeg_quality, (60, 80), ("q45-59", "q60-79", "q80-95")),
+        "noise": cut(test.noise_sigma, (2.0, 3.5), ("<2", "2-3.5", ">3.5")),
+        "blur": cut(test.blur_sigma, (0.5, 1.0), ("<0.5", "0.5-1", ">1")),
+        "shadow": "yes" if test.shadow_depth > 0 else "no",
+        "hands/cards": f"{test.hands}h{test.cards}c",
+        "tilt": cut(test.tilt_deg, (8, 14), ("<8", "8-14", ">14")),
+    }
 
 
 @dataclass
@@ -74,12 +106,33 @@ class Tally:
     failures: int = 0
     seconds: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    # (condition, bin) -> [cases, boards correct, *KINDS counts]
+    bins: dict[tuple[str, str], list[int]] = field(
+        default_factory=lambda: defaultdict(lambda: [0] * (2 + len(KINDS))))
+
+    def merge(self, other: Tally) -> None:
+        """Add another tally's counts to this one."""
+        for name in ("holes", "correct", "unknown_visible", "boards", "boards_correct",
+                     "hidden", "hidden_wrong", "hidden_unknown", "failures"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.seconds += other.seconds
+        self.errors += other.errors
+        for key, counts in other.bins.items():
+            mine = self.bins[key]
+            for index, count in enumerate(counts):
+                mine[index] += count
 
 
-def run_case(profile: BoardProfile, rng: np.random.Generator, seed: int, tally: Tally) -> None:
-    test = random_conditions(rng)
+def draw_case(profile: BoardProfile, rng: np.random.Generator,
+              seed: int) -> tuple[RenderConditions, RenderConditions, dict[str, str | None]]:
+    """One case's conditions (test frame, reference frame) and game position."""
+    test = replace(random_conditions(rng), glare_seed=seed)  # the lamps of this table
     reference = related_conditions(test, rng)
-    occupancy = game_position(profile, rng)
+    return test, reference, game_position(profile, rng)
+
+
+def run_case(profile: BoardProfile, test: RenderConditions, reference: RenderConditions,
+             occupancy: dict[str, str | None], seed: int, tally: Tally) -> None:
     start = render(profile, start_occupancy(profile), reference, seed=seed)
     frame = render(profile, occupancy, test, seed=seed + 1)
     try:
@@ -92,24 +145,64 @@ def run_case(profile: BoardProfile, rng: np.random.Generator, seed: int, tally: 
         tally.errors.append(f"seed {seed}: {error}")
         return
     all_right = True
+    kinds = dict.fromkeys(KINDS, 0)
     for hole_id, truth in occupancy.items():
         said = reading.holes[hole_id]
         if hole_id in frame.occluded:
             tally.hidden += 1
+            kinds["hidden"] += 1
             tally.hidden_unknown += said == "?"
             if said not in ("?", truth):
                 tally.hidden_wrong += 1
+                kinds["hidden wrong"] += 1
                 tally.errors.append(f"seed {seed}: {hole_id} under a hand: {said} for {truth}")
             continue
         tally.holes += 1
+        kinds["visible"] += 1
         tally.correct += said == truth
         tally.unknown_visible += said == "?"
         if said != truth:
             all_right = False
+            kind = ("false ?" if said == "?" else "empty>col" if truth is None
+                    else "col>empty" if said is None else "col>col")
+            kinds[kind] += 1
             if said != "?":
                 tally.errors.append(f"seed {seed} {test.material}: {hole_id} {said} for {truth}")
     tally.boards += 1
     tally.boards_correct += all_right
+    for key in condition_bins(profile, test, reference).items():
+        counts = tally.bins[key]
+        counts[0] += 1
+        counts[1] += all_right
+        for index, kind in enumerate(KINDS):
+            counts[2 + index] += kinds[kind]
+
+
+def run_cases(seed: int, cases: range) -> Tally:
+    """Run some of the benchmark's cases (every case draws from its own generator)."""
+    cv2.setNumThreads(1)
+    profiles = [load_profile("brandi-4"), load_profile("brandi-6")]
+    tally = Tally()
+    for case in cases:
+        rng = np.random.default_rng([seed, case])
+        profile = profiles[case % 2]
+        case_seed = seed * 1000 + 2 * case
+        run_case(profile, *draw_case(profile, rng, case_seed), case_seed, tally)
+    tally.bins = dict(tally.bins)  # picklable
+    return tally
+
+
+def print_breakdown(tally: Tally) -> None:
+    """Errors by condition bin and kind (rates over visible holes / cases)."""
+    print("breakdown (per bin: cases, boards fully correct, visible holes, errors by kind)")
+    header = f"  {'condition':<12} {'bin':<12} {'cases':>5} {'boards ok':>9} {'visible':>7}"
+    print(header + "".join(f" {kind:>9}" for kind in KINDS[1:]) + "  err/hole")
+    for key in sorted(tally.bins):
+        cases, right, visible, *errors = tally.bins[key]
+        wrong = sum(errors[:4])
+        print(f"  {key[0]:<12} {key[1]:<12} {cases:>5} {right / max(cases, 1):>9.1%} "
+              f"{visible:>7}" + "".join(f" {count:>9}" for count in errors)
+              + f"  {wrong / max(visible, 1):.3%}")
 
 
 def main() -> int:
@@ -117,13 +210,20 @@ def main() -> int:
     parser.add_argument("--cases", type=int, default=600)
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--show-errors", type=int, default=10)
+    parser.add_argument("--breakdown", action="store_true",
+                        help="errors by condition (material, light, glare, JPEG, ...) and kind")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="parallel processes (times are then not one-core figures)")
     args = parser.parse_args()
-    cv2.setNumThreads(1)
-    rng = np.random.default_rng(args.seed)
-    profiles = [load_profile("brandi-4"), load_profile("brandi-6")]
-    tally = Tally()
-    for case in range(args.cases):
-        run_case(profiles[case % 2], rng, args.seed * 1000 + 2 * case, tally)
+    if args.jobs > 1:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            parts = pool.map(run_cases, [args.seed] * args.jobs,
+                             [range(job, args.cases, args.jobs) for job in range(args.jobs)])
+            tally = Tally()
+            for part in parts:
+                tally.merge(part)
+    else:
+        tally = run_cases(args.seed, range(args.cases))
     ms = np.array(tally.seconds) * 1000
     print(f"cases {args.cases} (brandi-4 and brandi-6 alternating), seed {args.seed}")
     print(f"per-hole accuracy (visible holes): {tally.correct / max(tally.holes, 1):.5%} "
@@ -135,6 +235,8 @@ def main() -> int:
     if len(ms):
         print(f"locate + read ms per frame (1 core): median {np.median(ms):.2f}, "
               f"p90 {np.percentile(ms, 90):.2f}, max {ms.max():.2f}")
+    if args.breakdown:
+        print_breakdown(tally)
     for line in tally.errors[:args.show_errors]:
         print("  ", line)
     return 0

@@ -30,12 +30,15 @@ NOISE_FACTOR = 4.0  # and beyond this many times the typical change of the whole
 WEAK_SHARE = 0.6  # a foreign region extends over points this share of the colour limit
 WEAK_NOISE_FACTOR = 2.5  # or this many times the typical change
 DARKER_LIMIT = -1.6  # deeper than any shadow
-MIN_REGION_MM2 = 125.0  # smaller foreign regions are noise or a glint
+MIN_REGION_MM2 = 200.0  # smaller foreign regions are noise or a glint ...
+MIN_SEEDS = 3  # ... and so are regions with fewer clearly changed points ...
+LARGE_REGION_MM2 = 1000.0  # ... unless they are this large (an arm in dim, noisy light)
+GLARE_SLACK = 0.05  # glare (and JPEG colour noise) may move a grey board's colour this much
 GLINT_SCALE_MM = 40.0  # a glint is brighter than the board this far around it ...
 GLINT_LIMIT = 0.08  # ... by this much (log brightness)
 RING_REACH_MM = 12.0  # a changed ring stands for this much board around its hole
-MARGIN_MM = 10.0  # foreign regions grow by this before they hide a hole
-HOLE_REACH_MM = 9.0  # a hole is hidden when a grown region comes this close to its centre
+CORE_REACH_MM = 14.0  # a hole this close to a foreign region is hidden
+NEAR_REACH_MM = 19.0  # this close, hidden unless it looks clearly like a known class
 DRIFT_SUBSAMPLE = 5  # every so many surface points estimate the board-wide light change
 _LOG_OFFSET = 4.0
 CLIPPED_LOG = float(np.log(235 + _LOG_OFFSET))  # samples this bright may be overexposed
@@ -119,8 +122,10 @@ class Baseline:
     grid: SurfaceGrid
     reference: np.ndarray  # (3, M + N): channels as rows
     glare: np.ndarray  # (3, M + N) unit direction in which added white light moves a colour
+    pale: np.ndarray  # (M + N,) how far along it added white light can move it at most
     clipped: np.ndarray  # (3, M + N) overexposed in the reference
     skip: np.ndarray  # (M + N,) glints in the reference: not judged
+    blind: np.ndarray  # (M + N,) overexposed in two or three channels in the reference
 
     @classmethod
     def learn(cls, grid: SurfaceGrid, surface: np.ndarray, rings: np.ndarray) -> Baseline:
@@ -131,11 +136,22 @@ class Baseline:
         glare = 1.0 / (np.exp(reference) + 1.0)
         glare -= glare.mean(axis=0)
         glare /= np.sqrt((glare * glare).sum(axis=0)) + 1e-6
-        return cls(grid, reference, glare.astype(np.float32), reference >= CLIPPED_LOG,
-                   _glinting(grid, surface, rings))
+        # White light can pale a colour at most to grey: a grey board's colour hardly moves
+        # (there, a skin-coloured hand must not pass for glare).
+        own = reference - reference.mean(axis=0)
+        pale = GLARE_SLACK + np.sqrt((own * own).sum(axis=0))
+        return cls(grid, reference, glare.astype(np.float32), pale.astype(np.float32),
+                   reference >= CLIPPED_LOG,
+                   _glinting(grid, surface, rings), (reference >= CLIPPED_LOG).sum(axis=0) >= 2)
 
-    def foreign_regions(self, surface: np.ndarray, rings: np.ndarray) -> np.ndarray:
-        """(H, W) bool grid: covered by something that is not the board, grown by a margin.
+    def foreign_regions(self, surface: np.ndarray,
+                        rings: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(H, W) bool grid covered by something that is not the board, and per hole whether
+        its ring changed beyond what light does.
+
+        A region counts when it is large (`MIN_REGION_MM2`) and has several clearly changed
+        points (`MIN_SEEDS`), or is very large: a glint, JPEG blocks or noise change a few
+        scattered points, a hand or a card a connected stretch of board several holes wide.
 
         The rings (board colour around every hole) count too: between the holes of a track
         there is little bare board, and a finger along the track shows mostly there.
@@ -149,8 +165,14 @@ class Baseline:
         residual[:, :points] -= np.median(residual[:, :points:DRIFT_SUBSAMPLE], axis=1,
                                           keepdims=True)
         residual[:, points:] -= np.median(residual[:, points:], axis=1, keepdims=True)
+        # Where the reference is overexposed in two channels it tells no colour: compare with
+        # the board's typical colour in this frame instead.
+        blind = self.blind
+        if blind.any():
+            typical = np.median(now[:, :points:DRIFT_SUBSAMPLE], axis=1, keepdims=True)
+            residual[:, blind] = now[:, blind] - typical
         # A channel overexposed in either frame says little: let it follow the others.
-        clipped = self.clipped | (now >= CLIPPED_LOG)
+        clipped = (self.clipped & ~blind) | (now >= CLIPPED_LOG)
         if clipped.any():
             seen = 3 - clipped.sum(axis=0)
             mean_seen = np.where(clipped, 0.0, residual).sum(axis=0) / np.maximum(seen, 1)
@@ -161,7 +183,7 @@ class Baseline:
         # lies much along it).
         glare = self.glare
         along = neutral[0] * glare[0] + neutral[1] * glare[1] + neutral[2] * glare[2]
-        neutral -= along * glare
+        neutral -= np.clip(along, -self.pale, self.pale) * glare
         chroma = np.sqrt(neutral[0] ** 2 + neutral[1] ** 2 + neutral[2] ** 2)
         # Sensor noise alone changes colours, the more the darker a spot (in log units it goes
         # with 1 / level): never flag less than it explains, measured on the frame itself.
@@ -183,13 +205,12 @@ class Baseline:
             cv2.circle(mask, (int(cols[index]), int(rows[index])), ring_disc, 1, -1)
             seeds[rows[index], cols[index]] |= strong[points + index]
         count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-        seeded = np.zeros(count, bool)
-        seeded[labels[seeds]] = True
-        large = np.zeros(count, np.uint8)
-        large[1:] = seeded[1:] & (stats[1:, cv2.CC_STAT_AREA] >= MIN_REGION_MM2 / GRID_MM ** 2)
-        radius = round(MARGIN_MM / GRID_MM)
-        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
-        return cv2.dilate(large[labels], kernel).astype(bool)
+        seed_count = np.bincount(labels[seeds], minlength=count)
+        area = stats[:, cv2.CC_STAT_AREA] * GRID_MM ** 2
+        large = ((area >= MIN_REGION_MM2) & (seed_count >= MIN_SEEDS)) | (
+            (area >= LARGE_REGION_MM2) & (seed_count >= 1))
+        large[0] = False
+        return large[labels], weak[points:]
 
 
 def _changed(chroma: np.ndarray, brightness: np.ndarray, chroma_limit: np.ndarray) -> np.ndarray:
@@ -197,9 +218,9 @@ def _changed(chroma: np.ndarray, brightness: np.ndarray, chroma_limit: np.ndarra
     return (chroma > chroma_limit) | (brightness < DARKER_LIMIT)
 
 
-def holes_touching(grid: SurfaceGrid, region: np.ndarray) -> np.ndarray:
-    """Per hole: does the region come within `HOLE_REACH_MM` of its centre?"""
+def region_distance(grid: SurfaceGrid, region: np.ndarray) -> np.ndarray:
+    """Per hole: distance (mm) from its centre to the nearest point of the region (inf: none)."""
     if not region.any():
-        return np.zeros(len(grid.hole_cells), bool)
+        return np.full(len(grid.hole_cells), np.inf)
     distance = cv2.distanceTransform((~region).astype(np.uint8), cv2.DIST_L2, 3)
-    return distance[grid.ring_cells] * GRID_MM <= HOLE_REACH_MM
+    return distance[grid.ring_cells] * GRID_MM

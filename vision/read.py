@@ -28,7 +28,7 @@ import numpy as np
 from hw import BoardProfile
 from vision.holes import HoleSampler, HoleSamples
 from vision.locate import BoardFit, Locator
-from vision.occlusion import Baseline, SurfaceGrid, holes_touching
+from vision.occlusion import CORE_REACH_MM, NEAR_REACH_MM, Baseline, SurfaceGrid, region_distance
 
 EMPTY = None
 UNKNOWN = "?"
@@ -43,6 +43,7 @@ DOUBTFUL_DISTANCE = 3.0  # farther than this: hidden too if next to a hidden hol
 DOUBT_REACH_MM = 50.0  # "next to": centres this close
 STRANGE_DISTANCE = 4.5  # two adjacent holes this far from every class: something is there
 ADJACENT_MM = 30.0  # adjacent holes: centres this close
+NEAR_DOUBT_DISTANCE = 2.0  # a hole near a foreign region farther than this from every class ...
 OWN_LOOK_LIMIT = 0.15  # how far a hole's empty look may differ from the plain track's
 ABSENT_SEAT_DISTANCE = 0.3  # a kennel this close to the empty look holds no marbles
 PLAIN_NEIGHBOURS = 4  # plain track holes that say what the bare board looks like near a hole
@@ -314,11 +315,15 @@ class BoardReader:
         confidence = likelihood.max(axis=0) / likelihood.sum(axis=0)
         unknown = distance.min(axis=0) > OUTLIER_DISTANCE
         hidden = unknown | features.look_flat()
+        nearest = distance.min(axis=0)
         if self.baseline is not None:
             surface = self.grid.sample(image, fit.homography)
-            region = self.baseline.foreign_regions(surface, features.ring)
-            hidden |= holes_touching(self.grid, region)
-        nearest = distance.min(axis=0)
+            region, ring_changed = self.baseline.foreign_regions(surface, features.ring)
+            reach = region_distance(self.grid, region)
+            # Right at a region: hidden. At its edge: hidden when the hole itself is in doubt
+            # (its ring changed, or it looks like no class clearly) -- a hand's edge.
+            doubt = ring_changed | (nearest > NEAR_DOUBT_DISTANCE)
+            hidden |= (reach <= CORE_REACH_MM) | ((reach <= NEAR_REACH_MM) & doubt)
         strange = nearest > STRANGE_DISTANCE
         # Two strange holes side by side: something is there (a fingertip, a cuff).
         hidden |= strange & self._adjacent[:, strange].any(axis=1)

@@ -55,10 +55,12 @@ class RenderConditions:
     a soft shadow of `shadow_depth` (0 none) over the side of a line at `shadow_offset_mm` from
     the centre facing `shadow_angle_deg`, softened over `shadow_softness_mm`, lens `vignetting`.
     Glare: `board_glare_spots` lamp reflections on the board surface; `glare_strength` scales
-    them and the marbles' highlights. Marbles: each sits up to `marble_offset_mm` off its hole's
-    centre. Sensor: Gaussian `noise_sigma` (8-bit levels at full light, grows in dim light),
-    `blur_sigma` (px), `jpeg_quality` (None: no compression). Occluders: `hands` arms reaching
-    over the board, `cards` playing cards lying on it.
+    them and the marbles' highlights; `glare_seed` fixes where the spots lie (the lamps and the
+    camera of one table: frames sharing it share their board glare; None: drawn from `seed`).
+    Marbles: each sits up to `marble_offset_mm` off its hole's centre. Sensor: Gaussian
+    `noise_sigma` (8-bit levels at full light, grows in dim light), `blur_sigma` (px),
+    `jpeg_quality` (None: no compression). Occluders: `hands` arms reaching over the board,
+    `cards` playing cards lying on it.
     """
 
     width: int = 1280
@@ -83,6 +85,7 @@ class RenderConditions:
     vignetting: float = 0.0
     board_glare_spots: int = 0
     glare_strength: float = 1.0
+    glare_seed: int | None = None
     marble_offset_mm: float = 0.0
     noise_sigma: float = 0.0
     blur_sigma: float = 0.0
@@ -286,6 +289,8 @@ def _occluded(coverage: np.ndarray, camera: Camera, profile: BoardProfile) -> se
 def _lighting(cond: RenderConditions, profile: BoardProfile,
               rng: np.random.Generator) -> Lighting:
     half = np.array(profile.board_mm) / 2
+    if cond.glare_seed is not None:  # fixed lamps: the spots stay where they are
+        rng = np.random.default_rng([cond.glare_seed, 7])
     spots = tuple(Glare(*(rng.uniform(-0.9, 0.9, 2) * half), radius_mm=float(rng.uniform(12, 45)),
                         strength=110 * cond.glare_strength)
                   for _ in range(cond.board_glare_spots))
