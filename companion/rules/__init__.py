@@ -18,7 +18,7 @@ from companion.rules.move import Move, Part
 from companion.rules.moves import legal_moves, legal_moves_by_card, playable
 from companion.rules.position import Layout, Player, Position
 from companion.rules.referee import Nearest, Verdict, check
-from companion.rules.ruleset import SCHMIDT, SWISS, RuleSet
+from companion.rules.ruleset import ALM_DOG_DEALS, SCHMIDT, SWISS, DealSequence, RuleSet
 
 _GAME_FLOW = {
     "Game": "companion.rules.game",
@@ -36,10 +36,12 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "ALM_DOG_DEALS",
     "SCHMIDT",
     "SWISS",
     "Card",
     "CardError",
+    "DealSequence",
     "Game",
     "GameError",
     "Layout",

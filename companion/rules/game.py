@@ -231,8 +231,7 @@ class Game:
 
     def deal_size(self, round_number: int) -> int:
         """How many cards every player receives in round ``round_number`` (1-based)."""
-        sequence = tuple(self._position.rules.deal_sequence)
-        return sequence[(round_number - 1) % len(sequence)]
+        return self._position.rules.deal_sequence.cards(round_number)
 
     def receiver(self, player: int) -> int:
         """Who gets ``player``'s card in the exchange: the partner, else the next player."""

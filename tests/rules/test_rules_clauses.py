@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from companion.rules import SCHMIDT, SWISS, Card, Position, legal_moves, playable
+from companion.rules import (
+    SCHMIDT,
+    SWISS,
+    Card,
+    DealSequence,
+    Position,
+    legal_moves,
+    playable,
+)
 from tests.rules.conftest import make
 
 EMPTY = "K K K K"
@@ -461,7 +469,7 @@ def test_s9_presets() -> None:
         "fresh", "not_fresh", "counter-clockwise")
     assert (SCHMIDT.start_protection, SCHMIDT.home_entry, SCHMIDT.direction) == (
         "always", "from_behind", "clockwise")
-    assert SWISS.deal_sequence == SCHMIDT.deal_sequence == (6, 5, 4, 3, 2)
+    assert SWISS.deal_sequence == SCHMIDT.deal_sequence == DealSequence((), (6, 5, 4, 3, 2))
 
 
 def test_s9_single_options_can_be_overridden() -> None:

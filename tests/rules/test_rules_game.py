@@ -6,6 +6,7 @@ event can raise, with the game left unchanged, and the two modes (full and refer
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Sequence
 
@@ -28,7 +29,8 @@ from companion.rules.game import (
 from companion.rules.moves import legal_moves
 from companion.rules.position import Position
 from companion.rules.record import Deal, Exchange, Setup
-from companion.rules.ruleset import SCHMIDT, SWISS, RuleSet
+from companion.rules.ruleset import ALM_DOG_DEALS, SCHMIDT, SWISS, DealSequence, RuleSet
+from companion.rules.selfplay import play_step
 
 COLORS = ("red", "yellow", "green", "blue", "white", "black")
 NOTHING_PLAYABLE = "2 3 5 6 8 9"  # at the start of a team game: no peg to move, no start card
@@ -157,6 +159,36 @@ def test_s7_deal_sequence_comes_from_the_rule_set() -> None:
         game.exchange()
         fold_round(game)
     assert sizes == [5, 4, 3, 2, 5]
+
+
+def test_s7_seed_000_alm_dog_deals_5_again_in_the_6th_round() -> None:
+    """RULES.md section 7: ALM DOG (seed 000) deals 6, 5, 4, 3, 2, then 5, 4, 3, 2, 5, …:
+    the first 6 is dealt once, the rest is the cycle (option deal_sequence)."""
+    rules = RuleSet.from_json(
+        {"base": "swiss", "deal_sequence": {"first": [6], "cycle": [5, 4, 3, 2]}}
+    )
+    assert rules.deal_sequence == ALM_DOG_DEALS
+    game = referee(rules)
+    sizes = []
+    for _ in range(11):
+        sizes.append(game.deal().cards)
+        assert game.counts == (sizes[-1],) * 4
+        game.exchange()
+        fold_round(game)
+    assert sizes == [6, 5, 4, 3, 2, 5, 4, 3, 2, 5, 4]
+
+
+def test_s7_deal_sequence_with_a_first_part_in_full_mode() -> None:
+    game = Game(Setup.new(RuleSet(deal_sequence=DealSequence((3, 1), (2,))), seed=4))
+    rng = random.Random(4)
+    deals: list[Deal] = []
+    while len(deals) < 4 and not game.over:
+        event = play_step(game, rng, greed=0.5)
+        if isinstance(event, Deal):
+            assert event.hands is not None
+            assert {len(hand) for hand in event.hands} == {event.cards}
+            deals.append(event)
+    assert [deal.cards for deal in deals] == [3, 1, 2, 2]
 
 
 def test_s7_deal_rotates_dealer_and_starter() -> None:

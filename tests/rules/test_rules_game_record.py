@@ -25,7 +25,7 @@ from companion.rules.record import (
     parse_event,
     parse_header,
 )
-from companion.rules.ruleset import SCHMIDT, SWISS, RuleSet
+from companion.rules.ruleset import ALM_DOG_DEALS, SCHMIDT, SWISS, RuleSet
 from companion.rules.selfplay import play_step, spread_seats
 
 COLORS = ("red", "yellow", "green", "blue", "white", "black")
@@ -89,6 +89,21 @@ def test_header_names_format_full_rules_board_players_seed() -> None:
         "seed": 42,
     }
     assert parse_header(json.dumps(header)) == setup
+
+
+def test_a_deal_sequence_with_a_first_part_is_recorded_and_replayed() -> None:
+    """ALM DOG deals (RULES.md section 7, seed 000) are stored in the header's rules; old
+    records, whose deal_sequence is a list, keep meaning the plain cycle."""
+    rules = RuleSet(deal_sequence=ALM_DOG_DEALS)
+    game, _ = live_game(rules, 4, 4, 6)
+    lines = game.record()
+    header = json.loads(lines[0])
+    assert header["rules"]["deal_sequence"] == {"first": [6], "cycle": [5, 4, 3, 2]}
+    deals = [json.loads(line)["cards"] for line in lines if '"event":"deal"' in line]
+    assert deals[:11] == [6, 5, 4, 3, 2, 5, 4, 3, 2, 5, 4]
+    assert Game.replay(lines).state() == game.state()
+    old = {**header, "rules": {**header["rules"], "deal_sequence": [6, 5, 4, 3, 2]}}
+    assert parse_header(json.dumps(old)).start.rules == SWISS
 
 
 def test_header_keeps_a_custom_start_and_stacked_deck() -> None:

@@ -8,10 +8,12 @@ from typing import Any
 import pytest
 
 from companion.rules import (
+    ALM_DOG_DEALS,
     SCHMIDT,
     SWISS,
     Card,
     CardError,
+    DealSequence,
     Position,
     PositionError,
     RuleSet,
@@ -152,11 +154,49 @@ def test_rules_object_overrides_single_options() -> None:
 
 
 def test_ruleset_json_round_trip() -> None:
-    for rules in (SWISS, SCHMIDT, RuleSet(deal_sequence=(6, 5, 4, 3, 2, 5), base="swiss")):
+    for rules in (SWISS, SCHMIDT, RuleSet(deal_sequence=DealSequence((), (6, 5, 4, 3, 2, 5))),
+                  RuleSet(deal_sequence=ALM_DOG_DEALS, base="schmidt")):
         again = RuleSet.from_json(rules.to_json())
         assert again == rules
         assert again.to_json() == rules.to_json()
     assert RuleSet.from_json("schmidt") is SCHMIDT
+
+
+def test_deal_sequence_a_list_is_the_cycle_an_object_adds_a_first_part() -> None:
+    plain = RuleSet.from_json({"base": "swiss", "deal_sequence": [6, 5, 4, 3, 2]})
+    assert plain == SWISS and plain.to_json()["deal_sequence"] == [6, 5, 4, 3, 2]
+    same = RuleSet.from_json({"base": "swiss", "deal_sequence": {"cycle": [6, 5, 4, 3, 2]}})
+    assert same == SWISS
+    alm = {"base": "swiss", "deal_sequence": {"first": [6], "cycle": [5, 4, 3, 2]}}
+    position = Position.from_json(changed(rules=alm))
+    assert position.rules.deal_sequence == ALM_DOG_DEALS
+    assert position.to_json()["rules"] == alm
+    assert [ALM_DOG_DEALS.cards(n) for n in range(1, 12)] == [6, 5, 4, 3, 2, 5, 4, 3, 2, 5, 4]
+    assert [SWISS.deal_sequence.cards(n) for n in range(1, 8)] == [6, 5, 4, 3, 2, 6, 5]
+
+
+@pytest.mark.parametrize(
+    ("deal_sequence", "message"),
+    [
+        ([], "rules.deal_sequence: [] is empty"),
+        ([6, "5"], 'rules.deal_sequence[1]: "5" is not a card count (1 to 13)'),
+        ([6, 0], "rules.deal_sequence[1]: 0 is not a card count"),
+        ([14], "rules.deal_sequence[0]: 14 is not a card count"),
+        ([True], "rules.deal_sequence[0]: true is not a card count"),
+        ("6,5", 'rules.deal_sequence: "6,5" is not a list of card counts or {"first"'),
+        ({"first": [6]}, "rules.deal_sequence.cycle: missing"),
+        ({"first": [6], "cycle": []}, "rules.deal_sequence.cycle: [] is empty"),
+        ({"first": 6, "cycle": [5]}, "rules.deal_sequence.first: 6 is not a list"),
+        ({"first": [6], "cycle": [5, 2.5]}, "rules.deal_sequence.cycle[1]: 2.5 is not a card"),
+        ({"cycle": [5], "then": [2]}, 'rules.deal_sequence: unknown key "then" (value [2])'),
+    ],
+)
+def test_bad_deal_sequences_are_rejected_naming_key_and_value(
+    deal_sequence: Any, message: str
+) -> None:
+    with pytest.raises(PositionError) as error:
+        Position.from_json(changed(rules={"base": "swiss", "deal_sequence": deal_sequence}))
+    assert message in str(error.value)
 
 
 def test_explicit_teams_and_seats() -> None:
