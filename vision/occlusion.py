@@ -34,10 +34,11 @@ MIN_REGION_MM2 = 200.0  # smaller foreign regions are noise or a glint ...
 MIN_SEEDS = 3  # ... and so are regions with fewer clearly changed points ...
 LARGE_REGION_MM2 = 1000.0  # ... unless they are this large (an arm in dim, noisy light)
 GLARE_SLACK = 0.05  # glare (and JPEG colour noise) may move a grey board's colour this much
+GLARE_SHARE = 1.0  # ... plus this share of the board colour's own distance from grey
 GLINT_SCALE_MM = 40.0  # a glint is brighter than the board this far around it ...
 GLINT_LIMIT = 0.08  # ... by this much (log brightness)
 RING_REACH_MM = 12.0  # a changed ring stands for this much board around its hole
-CORE_REACH_MM = 14.0  # a hole this close to a foreign region is hidden
+CORE_REACH_MM = 12.0  # a hole this close to a foreign region is hidden
 NEAR_REACH_MM = 19.0  # this close, hidden unless it looks clearly like a known class
 DRIFT_SUBSAMPLE = 5  # every so many surface points estimate the board-wide light change
 _LOG_OFFSET = 4.0
@@ -139,7 +140,7 @@ class Baseline:
         # White light can pale a colour at most to grey: a grey board's colour hardly moves
         # (there, a skin-coloured hand must not pass for glare).
         own = reference - reference.mean(axis=0)
-        pale = GLARE_SLACK + np.sqrt((own * own).sum(axis=0))
+        pale = GLARE_SLACK + GLARE_SHARE * np.sqrt((own * own).sum(axis=0))
         return cls(grid, reference, glare.astype(np.float32), pale.astype(np.float32),
                    reference >= CLIPPED_LOG,
                    _glinting(grid, surface, rings), (reference >= CLIPPED_LOG).sum(axis=0) >= 2)

@@ -59,8 +59,8 @@ def test_random_conditions_read_almost_every_visible_hole():
         from hw import load_profile
 
         profile = load_profile(profile_name)
-        test = random_conditions(rng)
-        reference = replace(test, hands=0, cards=0, board_glare_spots=0,
+        test = replace(random_conditions(rng), glare_seed=case)  # fixed lamps: same glare
+        reference = replace(test, hands=0, cards=0,
                             light_level=test.light_level * float(rng.uniform(0.8, 1.2)))
         start = render(profile, start_occupancy(profile), reference, seed=case)
         occupancy = some_position(profile, seed=case)
@@ -69,7 +69,7 @@ def test_random_conditions_read_almost_every_visible_hole():
         scores = _score(reading, occupancy, frame.occluded)
         right, visible, hidden_wrong = right + scores[0], visible + scores[1], (
             hidden_wrong + scores[2])
-    assert right / visible > 0.98  # the benchmark (bench/vision.py) measures the real rate
+    assert right / visible > 0.99  # the benchmark (bench/vision.py) measures the real rate
     # Known miss (docs/vision.md, known limits): a hand over a yellow home marble that looks
     # like an empty hole. The target is 0; this pins the current state so it cannot get worse.
     assert hidden_wrong <= 1
