@@ -17,7 +17,7 @@ from companion.rules.board import FRESH, HOME_FIELDS, KENNEL
 from companion.rules.cards import Card
 from companion.rules.move import Move
 from companion.rules.moves import SEVEN_POINTS, Work
-from companion.rules.position import Position
+from companion.rules.position import Position, codes_not_in
 
 __all__ = ["explain"]
 
@@ -69,8 +69,8 @@ class _Diagnosis:
         self.left: list[list[int]] = []
         self.arrived: list[list[int]] = []
         for old, new in zip(before.codes, after.codes, strict=True):
-            self.left.append(list((Counter(old) - Counter(new)).elements()))
-            self.arrived.append(list((Counter(new) - Counter(old)).elements()))
+            self.left.append(codes_not_in(old, new) if old != new else [])
+            self.arrived.append(codes_not_in(new, old) if old != new else [])
 
     # -- naming -------------------------------------------------------------------------------
 

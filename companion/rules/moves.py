@@ -364,11 +364,10 @@ def _search_seven(work: Work, goal: Position | None = None) -> dict[int, SevenRe
         final = locs.copy()
         final[peg] = code
         knocked: tuple[tuple[int, int], ...] = ()
-        if victims:
-            knocked = tuple([(owner[victim], locs[victim]) for victim in victims])
-            for victim in victims:
-                final[victim] = KENNEL
-                touched |= 1 << owner[victim]
+        for victim in victims:
+            knocked += ((owner[victim], locs[victim]),)
+            final[victim] = KENNEL
+            touched |= 1 << owner[victim]
         last = RawPart(owner[peg], locs[peg], code, knocked)
         results[key] = (final, (*done, last), touched)
 
@@ -442,9 +441,10 @@ def _search_seven(work: Work, goal: Position | None = None) -> dict[int, SevenRe
                 child_touched = now_touched
                 if victims:
                     child_key += knock_key(victims)
-                    knocked = tuple([(owner[victim], locs[victim]) for victim in victims])
                     for victim in victims:
-                        occ[locs[victim]] = -1
+                        victim_code = locs[victim]
+                        knocked += ((owner[victim], victim_code),)
+                        occ[victim_code] = -1
                         locs[victim] = KENNEL
                         child_touched |= 1 << owner[victim]
                 locs[peg] = code
@@ -500,8 +500,8 @@ class _SevenWalks:
     def __init__(self, work: Work, pegs: Iterable[int]) -> None:
         """Tables for ``pegs`` (those the 7 may move); other pegs get empty entries."""
         track_len = work.track_len
-        rings = _rings(track_len)
-        home = ((1 << HOME_FIELDS) - 1) << track_len
+        rings, windows = _rings(track_len), _windows(track_len)
+        home = _home_bits(track_len)
         count = len(work.locs)
         self.clean: dict[int, list[tuple[int, int, Victims]]] = {}
         self.windows: list[tuple[int, ...]] = [()] * count
@@ -510,16 +510,18 @@ class _SevenWalks:
         for peg in pegs:
             field = work.field(peg)
             if field < 0:
-                self.windows[peg] = (home,) * (SEVEN_POINTS + 1)
+                self.windows[peg] = windows[-1][0]
                 self.home_paths[peg] = home
                 continue
-            ring = rings[field]
-            to_start = (work.start[peg] - field) % track_len
-            self.windows[peg] = tuple(
-                [bits | home if to_start < points else bits for points, bits in enumerate(ring)]
-            )
-            self.track_paths[peg] = ring
-            self.home_paths[peg] = ring[min(to_start, SEVEN_POINTS)] | home
+            to_start = min((work.start[peg] - field) % track_len, SEVEN_POINTS)
+            self.windows[peg] = windows[field][to_start]
+            self.track_paths[peg] = rings[field]
+            self.home_paths[peg] = rings[field][to_start] | home
+
+
+def _home_bits(track_len: int) -> int:
+    """The home fields' bits in the masks of the 7 search (after the track's)."""
+    return ((1 << HOME_FIELDS) - 1) << track_len
 
 
 @cache
@@ -534,6 +536,22 @@ def _rings(track_len: int) -> tuple[tuple[int, ...], ...]:
             row.append((bits | bits >> track_len) & full)
         rings.append(tuple(row))
     return tuple(rings)
+
+
+@cache
+def _windows(track_len: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """``windows[f][d][n]``: what a walk of up to ``n`` steps from field ``f`` looks at, ``d``
+    (at most 7) steps before its start field: the ring ahead, and the home once it can reach
+    it. The last row (``f`` = -1) is for a peg in its home: the home only."""
+    home = _home_bits(track_len)
+    points = range(SEVEN_POINTS + 1)
+    rows = [
+        tuple(tuple(ring[n] | home if to_start < n else ring[n] for n in points)
+              for to_start in points)
+        for ring in _rings(track_len)
+    ]
+    rows.append(((home,) * len(points),) * len(points))
+    return tuple(rows)
 
 
 def _goal_pruner(work: Work, goal: Position) -> Pruner:

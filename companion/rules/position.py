@@ -528,6 +528,19 @@ def _parse_pegs(raw_players: list[Any], layout: Layout) -> tuple[tuple[int, ...]
     return tuple(result)
 
 
+def codes_not_in(codes: Sequence[int], other: Sequence[int]) -> list[int]:
+    """The codes of ``codes`` left over after taking out those of ``other`` (a multiset
+    difference, in the order of ``codes``)."""
+    rest = list(other)
+    out = []
+    for code in codes:
+        if code in rest:
+            rest.remove(code)
+        else:
+            out.append(code)
+    return out
+
+
 def positions_of_one_game(before: Position, after: Position) -> None:
     """Raise :class:`PositionError` naming the first difference unless both are of one game."""
     a, b = before.layout, after.layout

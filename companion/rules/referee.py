@@ -10,7 +10,7 @@ from companion.rules.cards import Card
 from companion.rules.diagnosis import explain
 from companion.rules.move import Move
 from companion.rules.moves import Outcomes, find_move, outcomes
-from companion.rules.position import Layout, Position, positions_of_one_game
+from companion.rules.position import Layout, Position, codes_not_in, positions_of_one_game
 
 __all__ = ["NEAREST_COUNT", "Nearest", "Verdict", "check", "differences"]
 
@@ -123,23 +123,12 @@ def differences(expected: Position, observed: Position) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _only(codes: tuple[int, ...], other: tuple[int, ...]) -> list[int]:
-    rest = list(other)
-    out = []
-    for code in codes:
-        if code in rest:
-            rest.remove(code)
-        else:
-            out.append(code)
-    return out
-
-
 def _pairs(
     layout: Layout, player: int, expected: tuple[int, ...], observed: tuple[int, ...]
 ) -> list[tuple[int, int]]:
     """Observed-only and expected-only locations paired up, nearest first."""
-    seen = _only(observed, expected)
-    wanted = _only(expected, observed)
+    seen = codes_not_in(observed, expected)
+    wanted = codes_not_in(expected, observed)
     pairs = []
     while seen and wanted:
         best = min(
