@@ -1,6 +1,7 @@
 """Benchmark of the rules engine: the 7 in crowded positions, whole hands, the referee's check.
 
-Run from the repository root: ``.venv/bin/python bench/rules.py`` (``--quick`` for a short run).
+Run with the project installed (the venv): ``.venv/bin/python bench/rules.py`` (``--quick`` for a
+short run).
 Every figure is the CPU time of one call on one core (``time.process_time``), best of
 ``REPEATS`` runs with the position's move cache cleared, summarised over many positions built
 from fixed seeds. The figures go into docs/rules.md with the date and the command.
@@ -18,13 +19,9 @@ import argparse
 import platform
 import random
 import statistics
-import sys
 import time
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.rules import SCHMIDT, SWISS, Card, Position, check, legal_moves
 from companion.rules.cards import CONCRETE_CARDS

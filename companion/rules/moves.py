@@ -694,13 +694,13 @@ def legal_moves(position: Position, card: Card) -> list[Move]:
     """
     if card is not Card.JOKER:
         return list(_generate(position, card))
-    seen: set[int] = set()
+    seen: set[State] = set()
     moves: list[Move] = []
     for concrete in CONCRETE_CARDS:
         for move in _generate(position, concrete):
-            key = move.result.key
-            if key not in seen:
-                seen.add(key)
+            state = move.result.codes
+            if state not in seen:
+                seen.add(state)
                 moves.append(move.as_joker())
     return moves
 
@@ -764,7 +764,7 @@ def find_move(position: Position, card: Card, goal: Position) -> Move | None:
         result = results.get(goal.key)
         return None if result is None else seven_move(position, goal.key, result)
     for move in _generate(position, card):
-        if move.result.key == goal.key:
+        if move.result.codes == goal.codes:
             return move
     return None
 
