@@ -40,6 +40,8 @@ GLINT_LIMIT = 0.08  # ... by this much (log brightness)
 RING_REACH_MM = 12.0  # a changed ring stands for this much board around its hole
 CORE_REACH_MM = 12.0  # a hole this close to a foreign region is hidden
 NEAR_REACH_MM = 19.0  # this close, hidden unless it looks clearly like a known class
+BLIND_MARGIN = 0.15  # log: how far below clipping a channel must be to tell a colour there
+BLIND_MIN_POINTS = 50  # unclipped surface points needed to tell the board's typical colour
 DRIFT_SUBSAMPLE = 5  # every so many surface points estimate the board-wide light change
 _LOG_OFFSET = 4.0
 CLIPPED_LOG = float(np.log(235 + _LOG_OFFSET))  # samples this bright may be overexposed
@@ -167,13 +169,20 @@ class Baseline:
                                           keepdims=True)
         residual[:, points:] -= np.median(residual[:, points:], axis=1, keepdims=True)
         # Where the reference is overexposed in two channels it tells no colour: compare with
-        # the board's typical colour in this frame instead.
-        blind = self.blind
-        if blind.any():
-            typical = np.median(now[:, :points:DRIFT_SUBSAMPLE], axis=1, keepdims=True)
-            residual[:, blind] = now[:, blind] - typical
+        # the board's typical colour in this frame (where it is not overexposed) instead.
+        unclipped = (now[:, :points] < CLIPPED_LOG).all(axis=0)
+        usable = np.zeros_like(self.blind)
+        if self.blind.any() and unclipped.sum() >= BLIND_MIN_POINTS:
+            typical = np.median(now[:, :points][:, unclipped], axis=1, keepdims=True)
+            # ... from the channels this frame shows well below clipping, two at least
+            near_clip = now >= CLIPPED_LOG - BLIND_MARGIN
+            usable = self.blind & (near_clip.sum(axis=0) <= 1)
+            residual[:, usable] = now[:, usable] - typical
+        residual[:, self.blind & ~usable] = 0.0
         # A channel overexposed in either frame says little: let it follow the others.
-        clipped = (self.clipped & ~blind) | (now >= CLIPPED_LOG)
+        clipped = self.clipped | (now >= CLIPPED_LOG)
+        if usable.any():
+            clipped[:, usable] = near_clip[:, usable]
         if clipped.any():
             seen = 3 - clipped.sum(axis=0)
             mean_seen = np.where(clipped, 0.0, residual).sum(axis=0) / np.maximum(seen, 1)
