@@ -35,6 +35,7 @@ MIN_SEEDS = 3  # ... and so are regions with fewer clearly changed points ...
 LARGE_REGION_MM2 = 1000.0  # ... unless they are this large (an arm in dim, noisy light)
 GLARE_SLACK = 0.05  # glare (and JPEG colour noise) may move a grey board's colour this much
 GLARE_SHARE = 1.0  # ... plus this share of the board colour's own distance from grey
+PALED_LIMIT = 0.3  # log colour change toward white that no light explains
 GLINT_SCALE_MM = 40.0  # a glint is brighter than the board this far around it ...
 GLINT_LIMIT = 0.08  # ... by this much (log brightness)
 RING_REACH_MM = 12.0  # a changed ring stands for this much board around its hole
@@ -202,6 +203,10 @@ class Baseline:
         strong = _changed(chroma, brightness, np.maximum(CHROMA_LIMIT, NOISE_FACTOR * noise))
         weak = _changed(chroma, brightness,
                         np.maximum(CHROMA_LIMIT * WEAK_SHARE, WEAK_NOISE_FACTOR * noise))
+        # The lamps stay put: glare in this frame shows in the reference too (skipped there), so
+        # a strong paling elsewhere is something white or pale lying on the board (a card).
+        strong |= along > PALED_LIMIT
+        weak |= along > PALED_LIMIT * WEAK_SHARE
         strong &= ~self.skip
         weak &= ~self.skip
         # A region counts if it is large and somewhere clearly changed (hysteresis, as Canny).
