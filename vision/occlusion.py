@@ -166,19 +166,30 @@ class Baseline:
         residual = now - self.reference
         # The board-wide change (light level, colour temperature); rings are upper quartiles,
         # not averages, so noise biases them differently: their own.
-        residual[:, :points] -= np.median(residual[:, :points:DRIFT_SUBSAMPLE], axis=1,
-                                          keepdims=True)
-        residual[:, points:] -= np.median(residual[:, points:], axis=1, keepdims=True)
+        # Overexposed samples do not show the change: each channel's from where it is not.
+        for part, step in ((slice(0, points), DRIFT_SUBSAMPLE), (slice(points, None), 1)):
+            sub = residual[:, part][:, ::step]
+            fair = ((now[:, part][:, ::step] < CLIPPED_LOG)
+                    & (self.reference[:, part][:, ::step] < CLIPPED_LOG))
+            for channel in range(3):
+                values = sub[channel, fair[channel]]
+                drift = np.median(values if len(values) >= 20 else sub[channel])
+                residual[channel, part] -= drift
         # Where the reference is overexposed in two channels it tells no colour: compare with
         # the board's typical colour in this frame (where it is not overexposed) instead.
-        unclipped = (now[:, :points] < CLIPPED_LOG).all(axis=0)
+        unclipped = (now < CLIPPED_LOG).all(axis=0)
         usable = np.zeros_like(self.blind)
-        if self.blind.any() and unclipped.sum() >= BLIND_MIN_POINTS:
-            typical = np.median(now[:, :points][:, unclipped], axis=1, keepdims=True)
+        if (self.blind.any() and unclipped[:points].sum() >= BLIND_MIN_POINTS
+                and unclipped[points:].sum() >= BLIND_MIN_POINTS // 5):
+            # (rings are upper quartiles: their own typical colour)
+            typical = np.empty_like(now)
+            for part in (slice(0, points), slice(points, None)):
+                typical[:, part] = np.median(now[:, part][:, unclipped[part]], axis=1,
+                                             keepdims=True)
             # ... from the channels this frame shows well below clipping, two at least
             near_clip = now >= CLIPPED_LOG - BLIND_MARGIN
             usable = self.blind & (near_clip.sum(axis=0) <= 1)
-            residual[:, usable] = now[:, usable] - typical
+            residual[:, usable] = (now - typical)[:, usable]
         residual[:, self.blind & ~usable] = 0.0
         # A channel overexposed in either frame says little: let it follow the others.
         clipped = self.clipped | (now >= CLIPPED_LOG)
