@@ -318,6 +318,12 @@ def _search_seven(work: Work, goal: Position | None = None) -> dict[int, SevenRe
     points left is a leaf; only a new packed leaf gets its state key, and only a new state key
     becomes a :data:`SevenResult`, with the first sequence of parts that reached it.
 
+    Commuting parts: when a lower peg of the player who made the last part could not touch any
+    field of that part (its walk's window misses them), making it now gives only results that
+    the search reaches, earlier, with the lower peg first; its walk is skipped. Each result's
+    first sequence is the lexicographically first one in the search's order either way, so the
+    pruning changes neither the notation nor the order of the results.
+
     With a ``goal`` only the moves towards it are searched (:func:`_goal_pruner`) and the search
     stops when it is reached.
     """
@@ -377,9 +383,9 @@ def _search_seven(work: Work, goal: Position | None = None) -> dict[int, SevenRe
     ) -> bool:
         """Expand one node; True once the goal is reached (``work`` is restored then too).
 
-        ``last`` is the peg of the last part and ``last_path`` the fields it touched: a part of
-        a lower peg of the same player that touches none of them commutes with it, and the
-        search finds the same result with the lower peg first (see :class:`_SevenWalks`).
+        ``key`` is the node's state key, ``touched`` the players whose pegs changed, ``dirty``
+        the fields the parts so far touched (:class:`_SevenWalks`), ``last`` the peg of the
+        last part and ``last_path`` the fields it touched (for commuting parts).
         """
         pegs = own
         for peg in own:
@@ -760,7 +766,9 @@ def find_move(position: Position, card: Card, goal: Position) -> Move | None:
         return None
     memo = _memo(position)
     if card is Card.SEVEN and card not in memo:
-        results = memo.get(_SEVEN_RESULTS) or _search_seven(_work(position), goal)
+        results = memo.get(_SEVEN_RESULTS)
+        if results is None:
+            results = _search_seven(_work(position), goal)
         result = results.get(goal.key)
         return None if result is None else seven_move(position, goal.key, result)
     for move in _generate(position, card):
