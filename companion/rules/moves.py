@@ -744,9 +744,9 @@ def outcomes(position: Position, card: Card) -> Outcomes:
 
 def _concrete_outcomes(position: Position, card: Card) -> Outcomes:
     if card is Card.SEVEN and card not in _memo(position):
-        listed = list(_seven_results(position).items())
-        return Outcomes([key for key, _ in listed],
-                        lambda index: seven_move(position, *listed[index]))
+        results = _seven_results(position)
+        keys = list(results)
+        return Outcomes(keys, lambda index: seven_move(position, keys[index], results[keys[index]]))
     moves = _generate(position, card)
     return Outcomes([move.result.key for move in moves], moves.__getitem__)
 
