@@ -338,9 +338,7 @@ def _search_seven(work: Work, goal: Position | None = None) -> dict[int, SevenRe
     forward, clean = work.forward, walks.clean
     windows, track_paths, home_paths = walks.windows, walks.track_paths, walks.home_paths
     track_len = work.track_len
-    shift = [_PACK_BITS * peg for peg in range(len(locs))]
-    moved_shift = _PACK_BITS * len(locs)
-    points_bits = [left << (moved_shift + len(locs)) for left in range(SEVEN_POINTS + 1)]
+    shift, moved_shift, points_bits = _packing(len(locs))
     code_bit = layout.peg_code_bit
     kennel_bit = [1 << (base + codes.count(KENNEL))
                   for base, codes in zip(layout.key_bases, position.codes, strict=True)]
@@ -528,6 +526,16 @@ class _SevenWalks:
 def _home_bits(track_len: int) -> int:
     """The home fields' bits in the masks of the 7 search (after the track's)."""
     return ((1 << HOME_FIELDS) - 1) << track_len
+
+
+@cache
+def _packing(pegs: int) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
+    """How the 7 search packs a node of ``pegs`` pegs into one int: each peg's shift, the shift
+    of the moved pegs' bits, and the bits of each number of points left."""
+    shifts = tuple(_PACK_BITS * peg for peg in range(pegs))
+    moved_shift = _PACK_BITS * pegs
+    points_bits = tuple(left << (moved_shift + pegs) for left in range(SEVEN_POINTS + 1))
+    return shifts, moved_shift, points_bits
 
 
 @cache
