@@ -44,6 +44,7 @@ NEAR_REACH_MM = 19.0  # this close, hidden unless it looks clearly like a known 
 BLIND_MARGIN = 0.15  # log: how far below clipping a channel must be to tell a colour there
 BLIND_MIN_POINTS = 50  # unclipped surface points needed to tell the board's typical colour
 DRIFT_SUBSAMPLE = 5  # every so many surface points estimate the board-wide light change
+DRIFT_MIN_SAMPLES = 20  # fewer samples free of overexposure: the change is taken from all
 _LOG_OFFSET = 4.0
 CLIPPED_LOG = float(np.log(235 + _LOG_OFFSET))  # samples this bright may be overexposed
 
@@ -166,15 +167,16 @@ class Baseline:
         residual = now - self.reference
         # The board-wide change (light level, colour temperature); rings are upper quartiles,
         # not averages, so noise biases them differently: their own.
-        # Overexposed samples do not show the change: each channel's from where it is not.
+        # Overexposed samples do not show the change: it is measured where no channel is
+        # overexposed in either frame (the same samples for every channel, so that a biased
+        # choice of samples shifts the level only, not the colour).
         for part, step in ((slice(0, points), DRIFT_SUBSAMPLE), (slice(points, None), 1)):
             sub = residual[:, part][:, ::step]
             fair = ((now[:, part][:, ::step] < CLIPPED_LOG)
-                    & (self.reference[:, part][:, ::step] < CLIPPED_LOG))
-            for channel in range(3):
-                values = sub[channel, fair[channel]]
-                drift = np.median(values if len(values) >= 20 else sub[channel])
-                residual[channel, part] -= drift
+                    & (self.reference[:, part][:, ::step] < CLIPPED_LOG)).all(axis=0)
+            if fair.sum() >= DRIFT_MIN_SAMPLES:
+                sub = sub[:, fair]
+            residual[:, part] -= np.median(sub, axis=1, keepdims=True)
         # Where the reference is overexposed in two channels it tells no colour: compare with
         # the board's typical colour in this frame (where it is not overexposed) instead.
         unclipped = (now < CLIPPED_LOG).all(axis=0)
