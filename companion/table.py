@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import queue
 import threading
+from collections.abc import Sequence
 from typing import Any
 
 from hw import BoardProfile
@@ -29,6 +30,8 @@ class Table:
         self.simulated = simulated
         self.hardware = dict(hardware)
         self._holes = start_reading(profile)
+        self._leds: dict[str, str] = {}
+        self._hole_of_led = {h.led: h.id for h in profile.holes if h.led is not None}
         self._version = 0
         self._lock = threading.Lock()
         self._listeners: list[queue.Queue[dict[str, Any] | None]] = []
@@ -38,7 +41,7 @@ class Table:
         with self._lock:
             return {"version": self._version, "board": self.profile.name,
                     "simulated": self.simulated, "hardware": self.hardware,
-                    "holes": dict(self._holes)}
+                    "holes": dict(self._holes), "leds": dict(self._leds)}
 
     def update_holes(self, holes: dict[str, str | None]) -> None:
         """Take a new reading of some holes and tell every listener."""
@@ -47,6 +50,22 @@ class Table:
             raise ValueError(f"board {self.profile.name!r} has no hole {unknown[0]!r}")
         with self._lock:
             self._holes.update(holes)
+            self._version += 1
+        self._publish(self.snapshot())
+
+    def mirror_leds(self, colors: Sequence[tuple[int, int, int]]) -> None:
+        """Show on the page what the LED strip shows: LED `i` has colour `colors[i]`.
+
+        Hand it to the strip with `strip.add_listener(lambda shown: table.mirror_leds(
+        shown.colors))`; lit holes appear in the snapshot as `"leds": {"T5": "#00ff00"}`.
+        """
+        leds = {self._hole_of_led[led]: "#{:02x}{:02x}{:02x}".format(*color)
+                for led, color in enumerate(colors)
+                if any(color) and led in self._hole_of_led}
+        with self._lock:
+            if leds == self._leds:
+                return
+            self._leds = leds
             self._version += 1
         self._publish(self.snapshot())
 

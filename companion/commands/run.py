@@ -13,7 +13,7 @@ from types import FrameType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from hw import BoardProfile
+    from companion.table import Table
 
 DEFAULT_PORT = 8080
 log = logging.getLogger("dog-companion")
@@ -89,23 +89,25 @@ def run(args: argparse.Namespace) -> int:
         print(f"dog-companion run: {err}", file=sys.stderr)
         return 2
 
+    from companion.table import Table
     from firmware_bridge.strip import open_strip
 
     with open_strip(led_count=profile.led_count) as strip:
         hardware = {"camera": probe_camera(), "leds": strip.backend}
-        return serve(args, profile, hardware)
+        simulated = hardware["camera"] == "sim" and hardware["leds"] in ("sim", "none")
+        table = Table(profile, simulated=simulated, hardware=hardware)
+        strip.add_listener(lambda shown: table.mirror_leds(shown.colors))
+        return serve(args, table)
 
 
-def serve(args: argparse.Namespace, profile: BoardProfile, hardware: dict[str, str]) -> int:
-    """Serve the page for a table with this hardware; tell systemd how it goes."""
+def serve(args: argparse.Namespace, table: Table) -> int:
+    """Serve the page for a table; tell systemd how it goes."""
     import waitress
 
     from companion.service import Service
-    from companion.table import Table
     from companion.web import create_app
 
-    simulated = hardware["camera"] == "sim" and hardware["leds"] in ("sim", "none")
-    table = Table(profile, simulated=simulated, hardware=hardware)
+    profile, hardware, simulated = table.profile, table.hardware, table.simulated
     app = create_app(table, {"DEFAULT_LANGUAGE": args.language})
     try:
         server = waitress.create_server(app, host=args.host, port=args.port, threads=16,

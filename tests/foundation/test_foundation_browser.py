@@ -31,6 +31,11 @@ def test_board_is_drawn_and_follows_the_table_live(board: str, holes: int,
             "document.querySelector('[data-hole=\"T0\"]').dataset.color === 'red'")
         assert page.locator('[data-hole="K0.0"]').get_attribute("data-color") == ""
 
+        table.mirror_leds([(0, 255, 0)] + [(0, 0, 0)] * (table.profile.led_count - 1))
+        page.wait_for_function(
+            "document.querySelector('[data-led=\"T0\"]').classList.contains('lit')")
+        assert page.locator(".led.lit").count() == 1
+
 
 def test_language_switch() -> None:
     table = Table(load_profile("brandi-4"), simulated=True,

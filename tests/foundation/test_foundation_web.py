@@ -75,3 +75,19 @@ def test_unknown_hole_changes_nothing(table: Table) -> None:
     with pytest.raises(ValueError, match="T99"):
         table.update_holes({"T1": "red", "T99": "red"})
     assert table.snapshot()["holes"]["T1"] is None
+
+
+def test_the_page_mirrors_the_led_strip(table: Table) -> None:
+    from firmware_bridge import effects
+    from firmware_bridge.backends.sim import SimStrip
+    from firmware_bridge.config import LedConfig
+
+    strip = SimStrip(LedConfig(backend="sim", count=table.profile.led_count, gamma=1.0))
+    strip.add_listener(lambda shown: table.mirror_leds(shown.colors))
+    scene = effects.targets(table.profile, {"T5": "#00ff00", "H0.2": "#ff0000"})
+    strip.set_frame(scene.frame_at(0.0))
+    strip.show()
+    assert table.snapshot()["leds"] == {"T5": "#00ff00", "H0.2": "#ff0000"}
+    strip.off()
+    assert table.snapshot()["leds"] == {}
+    strip.close()

@@ -21,6 +21,12 @@ function drawBoard(svg, profile) {
   }));
   const radius = profile.hole_diameter_mm / 2;
   for (const hole of profile.holes) {
+    if (hole.led !== null) {
+      // The LED under the hole: a glowing ring, dark until the strip lights it.
+      svg.appendChild(element("circle", {
+        cx: hole.x, cy: -hole.y, r: radius + 3.5, class: "led", "data-led": hole.id,
+      }));
+    }
     // Profiles have y pointing up; SVG has it pointing down.
     const start = hole.kind === "track" && hole.seat !== null;
     const circle = element("circle", {
@@ -48,6 +54,11 @@ function showState(svg, state) {
     if (known) marbles += 1;
   }
   document.getElementById("marble-count").textContent = marbles;
+  for (const ring of svg.querySelectorAll("[data-led]")) {
+    const color = (state.leds || {})[ring.dataset.led];
+    ring.style.stroke = color || "";
+    ring.classList.toggle("lit", Boolean(color));
+  }
 }
 
 async function start() {
