@@ -605,8 +605,8 @@ def _seven_results(position: Position) -> dict[int, SevenResult]:
     return results
 
 
-def seven_move(position: Position, key: int, result: SevenResult) -> Move:
-    """Internal: the :class:`Move` of one result of the 7 in ``position``, by its state key."""
+def _seven_move(position: Position, key: int, result: SevenResult) -> Move:
+    """The :class:`Move` of one result of the 7 in ``position``, by its state key."""
     return _seven_moves(position, ((key, result),))[0]
 
 
@@ -754,7 +754,9 @@ def _concrete_outcomes(position: Position, card: Card) -> Outcomes:
     if card is Card.SEVEN and card not in _memo(position):
         results = _seven_results(position)
         keys = list(results)
-        return Outcomes(keys, lambda index: seven_move(position, keys[index], results[keys[index]]))
+        return Outcomes(
+            keys, lambda index: _seven_move(position, keys[index], results[keys[index]])
+        )
     moves = _generate(position, card)
     return Outcomes([move.result.key for move in moves], moves.__getitem__)
 
@@ -778,7 +780,7 @@ def find_move(position: Position, card: Card, goal: Position) -> Move | None:
         if results is None:
             results = _search_seven(_work(position), goal)
         result = results.get(goal.key)
-        return None if result is None else seven_move(position, goal.key, result)
+        return None if result is None else _seven_move(position, goal.key, result)
     for move in _generate(position, card):
         if move.result.codes == goal.codes:
             return move
