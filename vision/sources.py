@@ -11,7 +11,7 @@ a path              one image, a folder of images (sorted by name) or a video fi
                     simulator
 ==================  ===================================================================
 
-``DOG_COMPANION_CAMERA`` in the environment overrides the default spec. Every source
+``DOG_CAMERA`` in the environment overrides the default spec. Every source
 returns BGR ``uint8`` images in a :class:`Frame` with a timestamp in seconds; ``read()``
 raises :class:`EndOfSource` when a finite source is exhausted and :class:`SourceError`
 (naming the source) when the camera or file cannot be used.
@@ -32,7 +32,7 @@ from types import TracebackType
 import numpy as np
 
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"})
-ENV_VARIABLE = "DOG_COMPANION_CAMERA"
+ENV_VARIABLE = "DOG_CAMERA"
 
 
 class SourceError(RuntimeError):
@@ -280,7 +280,7 @@ class SimulatedSource(FrameSource):
 
 
 def default_spec() -> str:
-    """``$DOG_COMPANION_CAMERA`` if set, else ``picamera2`` where installed, else ``sim``."""
+    """``$DOG_CAMERA`` if set, else ``picamera2`` where installed, else ``sim``."""
     if os.environ.get(ENV_VARIABLE):
         return os.environ[ENV_VARIABLE]
     try:

@@ -35,7 +35,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def probe_camera() -> str:
-    """The camera spec that opens here (`$DOG_COMPANION_CAMERA`, else the Pi camera), or
+    """The camera spec that opens here (`$DOG_CAMERA`, else the Pi camera), or
     `sim` with a log line saying why not."""
     from vision.sources import SourceError, default_spec, open_source
 
