@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from hw import BoardProfile, load_profile
+
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
 
@@ -14,3 +16,15 @@ SHARED = REPO.parent / "shared"
 def repo() -> Path:
     """The checkout's root folder."""
     return REPO
+
+
+@pytest.fixture(scope="session")
+def brandi4() -> BoardProfile:
+    """The 4-seat reference board."""
+    return load_profile("brandi-4")
+
+
+@pytest.fixture(scope="session")
+def brandi6() -> BoardProfile:
+    """The 6-seat reference board."""
+    return load_profile("brandi-6")

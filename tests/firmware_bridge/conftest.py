@@ -6,8 +6,6 @@ import os
 
 import pytest
 
-from hw import BoardProfile, load_profile
-
 
 @pytest.fixture(autouse=True)
 def no_led_environment(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -15,13 +13,3 @@ def no_led_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in list(os.environ):
         if name.startswith(("DOG_LED", "DOG_BUTTON")):
             monkeypatch.delenv(name)
-
-
-@pytest.fixture(scope="session")
-def brandi4() -> BoardProfile:
-    return load_profile("brandi-4")
-
-
-@pytest.fixture(scope="session")
-def brandi6() -> BoardProfile:
-    return load_profile("brandi-6")

@@ -6,21 +6,10 @@ from functools import cache
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 from hw import BoardProfile, load_profile
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="session")
-def brandi4() -> BoardProfile:
-    return load_profile("brandi-4")
-
-
-@pytest.fixture(scope="session")
-def brandi6() -> BoardProfile:
-    return load_profile("brandi-6")
 
 
 @cache
