@@ -87,20 +87,29 @@ class HoleSampler:
         self.centres = np.array([(hole.x, hole.y) for hole in profile.holes])
         self._disc_mm = (self.centres[:, None, :] + DISC_OFFSETS[None]).reshape(-1, 2)
         self._ring_mm = (self.centres[:, None, :] + RING_OFFSETS[None]).reshape(-1, 2)
+        self._pixels_of: tuple[tuple[bytes, tuple[int, int]], np.ndarray] | None = None
 
     def sample(self, image: np.ndarray, homography: np.ndarray) -> HoleSamples:
         """Sample one BGR frame given the board homography (board mm → pixels)."""
         height, width = image.shape[:2]
-        marble = raised_homography(homography, (width, height), MARBLE_CENTRE_HEIGHT_MM)
-        count = len(self.centres)
-        disc_px = _project(marble, self._disc_mm).reshape(count, -1, 2)
-        ring_px = _project(homography, self._ring_mm).reshape(count, -1, 2)
-        points = np.concatenate([disc_px, ring_px], axis=1).astype(np.float32)
+        points = self._pixels(homography, (width, height))
         pixels = cv2.remap(image, points, None, cv2.INTER_LINEAR,
                            borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-        split = disc_px.shape[1]
-        disc, ring = pixels[:, :split], pixels[:, split:]
-        return HoleSamples(disc, ring)
+        split = len(DISC_OFFSETS)
+        return HoleSamples(pixels[:, :split], pixels[:, split:])
+
+    def _pixels(self, homography: np.ndarray, image_size: tuple[int, int]) -> np.ndarray:
+        """(N, D + R, 2) float32 pixel positions of every hole's disc, then ring points; kept
+        while the homography stays the same (the locator keeps its fit while nothing moves)."""
+        key = (homography.tobytes(), image_size)
+        if self._pixels_of is None or self._pixels_of[0] != key:
+            marble = raised_homography(homography, image_size, MARBLE_CENTRE_HEIGHT_MM)
+            count = len(self.centres)
+            disc_px = _project(marble, self._disc_mm).reshape(count, -1, 2)
+            ring_px = _project(homography, self._ring_mm).reshape(count, -1, 2)
+            points = np.concatenate([disc_px, ring_px], axis=1).astype(np.float32)
+            self._pixels_of = (key, points)
+        return self._pixels_of[1]
 
 
 def _project(homography: np.ndarray, points: np.ndarray) -> np.ndarray:

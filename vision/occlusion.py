@@ -13,7 +13,8 @@ reader adds the tests on the holes themselves (see `vision.read`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -47,6 +48,8 @@ DRIFT_SUBSAMPLE = 5  # every so many surface points estimate the board-wide ligh
 DRIFT_MIN_SAMPLES = 20  # fewer samples free of overexposure: the change is taken from all
 _LOG_OFFSET = 4.0
 CLIPPED_LOG = float(np.log(235 + _LOG_OFFSET))  # samples this bright may be overexposed
+_LOG_LEVELS = np.log(np.arange(256, dtype=np.float32) + _LOG_OFFSET)  # log of each 8-bit level
+_ROW = 256  # surface points per row of the remap
 
 
 @dataclass(frozen=True)
@@ -58,13 +61,20 @@ class SurfaceGrid:
     points_mm: np.ndarray  # (M, 1, 2) the usable points
     cells: tuple[np.ndarray, np.ndarray]  # their (rows, cols) in the grid
     hole_cells: np.ndarray  # (N, 2) grid (row, col) of each hole centre, fractional
+    # pixel positions of the last homography and frame size, see `_pixels`
+    _pixels_of: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
-    @property
+    @cached_property
     def ring_cells(self) -> tuple[np.ndarray, np.ndarray]:
         """Grid (rows, cols) of the hole centres, rounded into the grid."""
         rows = np.clip(np.round(self.hole_cells[:, 0]).astype(int), 0, self.shape[0] - 1)
         cols = np.clip(np.round(self.hole_cells[:, 1]).astype(int), 0, self.shape[1] - 1)
         return rows, cols
+
+    @cached_property
+    def flat_cells(self) -> np.ndarray:
+        """Index of every usable point in the flattened grid."""
+        return np.ravel_multi_index(self.cells, self.shape)
 
     @classmethod
     def for_profile(cls, profile: BoardProfile) -> SurfaceGrid:
@@ -90,18 +100,45 @@ class SurfaceGrid:
         """(M, 3) float32 log colour of the image around every usable grid point.
 
         The image is first shrunk by `SHRINK` (box average): each sample then averages a few
-        pixels, which keeps sensor noise and JPEG blocks from looking like a change.
+        pixels, which keeps sensor noise and JPEG blocks from looking like a change. Only the
+        part of the frame around the grid points is shrunk.
         """
-        small = image
+        pixels, (rows, cols) = self._pixels(homography, image.shape[:2])
+        small = image[rows, cols]
         for _ in range(SHRINK_HALVINGS):  # each halving averages 2 x 2 pixels
             small = cv2.resize(small, (small.shape[1] // 2, small.shape[0] // 2),
                                interpolation=cv2.INTER_LINEAR)
-        to_small = np.diag([1 / SHRINK, 1 / SHRINK, 1.0]) @ homography
-        pixels = cv2.perspectiveTransform(self.points_mm, to_small)
-        pixels += (1 / SHRINK - 1) / 2  # pixel centres: small (0, 0) is the big (1.5, 1.5)
-        values = cv2.remap(small, pixels.astype(np.float32), None, cv2.INTER_LINEAR,
+        values = cv2.remap(small, pixels, None, cv2.INTER_LINEAR,
                            borderMode=cv2.BORDER_REPLICATE)
-        return np.log(values.reshape(-1, 3).astype(np.float32) + _LOG_OFFSET)
+        return _LOG_LEVELS.take(values.reshape(-1, 3)[:len(self.points_mm)])
+
+    def _pixels(self, homography: np.ndarray,
+                image_shape: tuple[int, ...]) -> tuple[np.ndarray, tuple[slice, slice]]:
+        """Where the grid points lie in the shrunk frame, in rows of `_ROW` (float32), and which
+        part of the frame (rows, cols) to shrink; kept while the homography and frame size stay
+        the same."""
+        key = (homography.tobytes(), image_shape)
+        if key not in self._pixels_of:
+            to_small = np.diag([1 / SHRINK, 1 / SHRINK, 1.0]) @ homography
+            pixels = cv2.perspectiveTransform(self.points_mm, to_small)
+            pixels += (1 / SHRINK - 1) / 2  # pixel centres: small (0, 0) is the big (1.5, 1.5)
+            pixels = pixels.reshape(-1, 2).astype(np.float32)
+            part = (slice(None), slice(None))
+            height, width = image_shape[:2]
+            low = np.maximum(np.floor(pixels.min(axis=0)).astype(int) - 1, 0)
+            high = np.minimum(np.floor(pixels.max(axis=0)).astype(int) + 2,
+                              (width // SHRINK, height // SHRINK))
+            if height % SHRINK == 0 and width % SHRINK == 0 and (high > low).all():
+                # Shrinking whole blocks of a part gives the same pixels as shrinking the whole
+                # frame, and interpolating reads only pixels within it (or beyond the frame).
+                pixels -= low.astype(np.float32)  # exact: whole numbers below the points
+                part = (slice(low[1] * SHRINK, high[1] * SHRINK),
+                        slice(low[0] * SHRINK, high[0] * SHRINK))
+            # Long rows: remap handles them much faster than rows of one point.
+            rows = np.resize(pixels, (-(-len(pixels) // _ROW), _ROW, 2))
+            self._pixels_of.clear()
+            self._pixels_of[key] = (rows, part)
+        return self._pixels_of[key]
 
 
 def _glinting(grid: SurfaceGrid, reference: np.ndarray, rings: np.ndarray) -> np.ndarray:
@@ -162,57 +199,43 @@ class Baseline:
         there is little bare board, and a finger along the track shows mostly there.
         """
         grid, points = self.grid, len(surface)
-        # Channels as rows (3, M + N): numpy reduces long rows far faster than short ones.
-        now = np.concatenate([surface, rings]).T
+        # Channels as rows (3, M + N), contiguous: numpy reduces long rows far faster.
+        now = np.concatenate([surface.T, rings.T], axis=1)
         residual = now - self.reference
+        over = now >= CLIPPED_LOG
+        clear = ~(over[0] | over[1] | over[2])  # no channel overexposed in this frame
         # The board-wide change (light level, colour temperature); rings are upper quartiles,
         # not averages, so noise biases them differently: their own.
         # Overexposed samples do not show the change: it is measured where no channel is
         # overexposed in either frame (the same samples for every channel, so that a biased
         # choice of samples shifts the level only, not the colour).
-        for part, step in ((slice(0, points), DRIFT_SUBSAMPLE), (slice(points, None), 1)):
+        for part, step, reference_fair in self._drift_parts:
             sub = residual[:, part][:, ::step]
-            fair = ((now[:, part][:, ::step] < CLIPPED_LOG)
-                    & (self.reference[:, part][:, ::step] < CLIPPED_LOG)).all(axis=0)
-            if fair.sum() >= DRIFT_MIN_SAMPLES:
-                sub = sub[:, fair]
-            residual[:, part] -= np.median(sub, axis=1, keepdims=True)
-        # Where the reference is overexposed in two channels it tells no colour: compare with
-        # the board's typical colour in this frame (where it is not overexposed) instead.
-        unclipped = (now < CLIPPED_LOG).all(axis=0)
-        usable = np.zeros_like(self.blind)
-        if (self.blind.any() and unclipped[:points].sum() >= BLIND_MIN_POINTS
-                and unclipped[points:].sum() >= BLIND_MIN_POINTS // 5):
-            # (rings are upper quartiles: their own typical colour)
-            typical = np.empty_like(now)
-            for part in (slice(0, points), slice(points, None)):
-                typical[:, part] = np.median(now[:, part][:, unclipped[part]], axis=1,
-                                             keepdims=True)
-            # ... from the channels this frame shows well below clipping, two at least
-            near_clip = now >= CLIPPED_LOG - BLIND_MARGIN
-            usable = self.blind & (near_clip.sum(axis=0) <= 1)
-            residual[:, usable] = (now - typical)[:, usable]
-        residual[:, self.blind & ~usable] = 0.0
+            fair = reference_fair & clear[part][::step]
+            if np.count_nonzero(fair) >= DRIFT_MIN_SAMPLES:
+                sub = np.compress(fair, sub, axis=1)
+            residual[:, part] -= _row_medians(sub)
         # A channel overexposed in either frame says little: let it follow the others.
-        clipped = self.clipped | (now >= CLIPPED_LOG)
-        if usable.any():
-            clipped[:, usable] = near_clip[:, usable]
+        clipped = self.clipped | over
+        if self._any_blind:
+            self._compare_blind(now, clear, residual, clipped, points)
         if clipped.any():
-            seen = 3 - clipped.sum(axis=0)
-            mean_seen = np.where(clipped, 0.0, residual).sum(axis=0) / np.maximum(seen, 1)
-            residual = np.where(clipped, mean_seen, residual)
+            kept = np.where(clipped, 0.0, residual)
+            seen = np.maximum(3 - clipped.sum(axis=0), 1)
+            residual = np.where(clipped, (kept[0] + kept[1] + kept[2]) / seen, residual)
         brightness = (residual[0] + residual[1] + residual[2]) / 3
         neutral = residual - brightness
         # Colour change along the glare direction does not count (JPEG's colour noise also
         # lies much along it).
         glare = self.glare
         along = neutral[0] * glare[0] + neutral[1] * glare[1] + neutral[2] * glare[2]
-        neutral -= np.clip(along, -self.pale, self.pale) * glare
+        neutral -= np.minimum(np.maximum(along, self._negative_pale), self.pale) * glare
         chroma = np.sqrt(neutral[0] ** 2 + neutral[1] ** 2 + neutral[2] ** 2)
         # Sensor noise alone changes colours, the more the darker a spot (in log units it goes
         # with 1 / level): never flag less than it explains, measured on the frame itself.
         level = np.exp((now[0] + now[1] + now[2]) / 3)
-        noise = 1.4826 * np.median((chroma * level)[::DRIFT_SUBSAMPLE]) / level
+        every = slice(None, None, DRIFT_SUBSAMPLE)
+        noise = 1.4826 * _row_medians((chroma[every] * level[every])[None])[0, 0] / level
         strong = _changed(chroma, brightness, np.maximum(CHROMA_LIMIT, NOISE_FACTOR * noise))
         weak = _changed(chroma, brightness,
                         np.maximum(CHROMA_LIMIT * WEAK_SHARE, WEAK_NOISE_FACTOR * noise))
@@ -220,25 +243,77 @@ class Baseline:
         # a strong paling elsewhere is something white or pale lying on the board (a card).
         strong |= along > PALED_LIMIT
         weak |= along > PALED_LIMIT * WEAK_SHARE
-        strong &= ~self.skip
-        weak &= ~self.skip
+        strong &= self._judged
+        weak &= self._judged
         # A region counts if it is large and somewhere clearly changed (hysteresis, as Canny).
         mask = np.zeros(grid.shape, np.uint8)
-        mask[grid.cells] = weak[:points]
+        mask.reshape(-1)[grid.flat_cells] = weak[:points]
         seeds = np.zeros(grid.shape, bool)
-        seeds[grid.cells] = strong[:points]
+        seeds.reshape(-1)[grid.flat_cells] = strong[:points]
         rows, cols = grid.ring_cells
         ring_disc = round(RING_REACH_MM / GRID_MM)
-        for index in np.flatnonzero(weak[points:]):
+        changed_rings = np.flatnonzero(weak[points:])
+        for index in changed_rings:
             cv2.circle(mask, (int(cols[index]), int(rows[index])), ring_disc, 1, -1)
-            seeds[rows[index], cols[index]] |= strong[points + index]
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        seeded = changed_rings[strong[points:][changed_rings]]
+        seeds[rows[seeded], cols[seeded]] = True
+        count, labels = cv2.connectedComponents(mask, connectivity=8)
         seed_count = np.bincount(labels[seeds], minlength=count)
-        area = stats[:, cv2.CC_STAT_AREA] * GRID_MM ** 2
+        area = np.bincount(labels.reshape(-1), minlength=count) * GRID_MM ** 2
         large = ((area >= MIN_REGION_MM2) & (seed_count >= MIN_SEEDS)) | (
             (area >= LARGE_REGION_MM2) & (seed_count >= 1))
         large[0] = False
         return large[labels], weak[points:]
+
+    def _compare_blind(self, now: np.ndarray, unclipped: np.ndarray, residual: np.ndarray,
+                       clipped: np.ndarray, points: int) -> None:
+        """Where the reference is overexposed in two channels it tells no colour: compare with
+        the board's typical colour in this frame (where it is not overexposed) instead;
+        ``residual`` and ``clipped`` are updated in place."""
+        usable = np.zeros_like(self.blind)
+        if (unclipped[:points].sum() >= BLIND_MIN_POINTS
+                and unclipped[points:].sum() >= BLIND_MIN_POINTS // 5):
+            # (rings are upper quartiles: their own typical colour)
+            typical = np.empty_like(now)
+            for part in (slice(0, points), slice(points, None)):
+                typical[:, part] = _row_medians(np.compress(unclipped[part], now[:, part], axis=1))
+            # ... from the channels this frame shows well below clipping, two at least
+            near_clip = now >= CLIPPED_LOG - BLIND_MARGIN
+            usable = self.blind & (near_clip.sum(axis=0) <= 1)
+            residual[:, usable] = (now - typical)[:, usable]
+            clipped[:, usable] = near_clip[:, usable]
+        residual[:, self.blind & ~usable] = 0.0
+
+    @cached_property
+    def _drift_parts(self) -> tuple[tuple[slice, int, np.ndarray], ...]:
+        """Grid points (every few), then rings: where, how sparsely, and which of those samples
+        are free of overexposure in the reference."""
+        points = len(self.grid.points_mm)
+        parts = ((slice(0, points), DRIFT_SUBSAMPLE), (slice(points, None), 1))
+        clear = ~self.clipped.any(axis=0)
+        return tuple((part, step, clear[part][::step])
+                     for part, step in parts)
+
+    @cached_property
+    def _any_blind(self) -> bool:
+        return bool(self.blind.any())
+
+    @cached_property
+    def _negative_pale(self) -> np.ndarray:
+        return -self.pale
+
+    @cached_property
+    def _judged(self) -> np.ndarray:
+        return ~self.skip
+
+
+def _row_medians(rows: np.ndarray) -> np.ndarray:
+    """(R, 1) median of every row, exactly as ``np.median(rows, axis=1, keepdims=True)``, but
+    partitioning the rows one by one (much faster than numpy's partition along an axis)."""
+    half = rows.shape[1] // 2
+    middle = [half] if rows.shape[1] % 2 else [half - 1, half]
+    return np.array([np.partition(row, middle)[middle] for row in rows]).mean(axis=1,
+                                                                              keepdims=True)
 
 
 def _changed(chroma: np.ndarray, brightness: np.ndarray, chroma_limit: np.ndarray) -> np.ndarray:
