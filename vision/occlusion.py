@@ -222,7 +222,8 @@ class Baseline:
         if clipped.any():
             kept = np.where(clipped, 0.0, residual)
             seen = np.maximum(3 - clipped.sum(axis=0), 1)
-            residual = np.where(clipped, (kept[0] + kept[1] + kept[2]) / seen, residual)
+            residual = np.where(clipped, ((kept[0] + kept[1] + kept[2]) / seen).astype(np.float32),
+                                residual)
         brightness = (residual[0] + residual[1] + residual[2]) / 3
         neutral = residual - brightness
         # Colour change along the glare direction does not count (JPEG's colour noise also
