@@ -221,9 +221,8 @@ class Baseline:
             self._compare_blind(now, clear, residual, clipped, points)
         if clipped.any():
             kept = np.where(clipped, 0.0, residual)
-            seen = np.maximum(3 - clipped.sum(axis=0), 1)
-            residual = np.where(clipped, ((kept[0] + kept[1] + kept[2]) / seen).astype(np.float32),
-                                residual)
+            seen = np.maximum(3 - clipped.sum(axis=0, dtype=np.int8), 1)
+            residual = np.where(clipped, (kept[0] + kept[1] + kept[2]) / seen, residual)
         brightness = (residual[0] + residual[1] + residual[2]) / 3
         neutral = residual - brightness
         # Colour change along the glare direction does not count (JPEG's colour noise also
@@ -272,16 +271,16 @@ class Baseline:
         the board's typical colour in this frame (where it is not overexposed) instead;
         ``residual`` and ``clipped`` are updated in place."""
         usable = np.zeros_like(self.blind)
-        if (unclipped[:points].sum() >= BLIND_MIN_POINTS
-                and unclipped[points:].sum() >= BLIND_MIN_POINTS // 5):
-            # (rings are upper quartiles: their own typical colour)
-            typical = np.empty_like(now)
-            for part in (slice(0, points), slice(points, None)):
-                typical[:, part] = _row_medians(np.compress(unclipped[part], now[:, part], axis=1))
+        if (np.count_nonzero(unclipped[:points]) >= BLIND_MIN_POINTS
+                and np.count_nonzero(unclipped[points:]) >= BLIND_MIN_POINTS // 5):
             # ... from the channels this frame shows well below clipping, two at least
             near_clip = now >= CLIPPED_LOG - BLIND_MARGIN
-            usable = self.blind & (near_clip.sum(axis=0) <= 1)
-            residual[:, usable] = (now - typical)[:, usable]
+            usable = self.blind & (near_clip.sum(axis=0, dtype=np.int8) <= 1)
+            for part in (slice(0, points), slice(points, None)):
+                # (rings are upper quartiles: their own typical colour)
+                typical = _row_medians(np.compress(unclipped[part], now[:, part], axis=1))
+                where = np.flatnonzero(usable[part]) + part.indices(len(usable))[0]
+                residual[:, where] = now[:, where] - typical
             clipped[:, usable] = near_clip[:, usable]
         residual[:, self.blind & ~usable] = 0.0
 
@@ -310,11 +309,15 @@ class Baseline:
 
 def _row_medians(rows: np.ndarray) -> np.ndarray:
     """(R, 1) median of every row, exactly as ``np.median(rows, axis=1, keepdims=True)``, but
-    partitioning the rows one by one (much faster than numpy's partition along an axis)."""
+    partitioning the rows one by one around a single rank: numpy does that many times faster
+    than along an axis or around two ranks."""
     half = rows.shape[1] // 2
-    middle = [half] if rows.shape[1] % 2 else [half - 1, half]
-    return np.array([np.partition(row, middle)[middle] for row in rows]).mean(axis=1,
-                                                                              keepdims=True)
+    medians = []
+    for row in rows:
+        ordered = np.partition(row, half)
+        upper = ordered[half]
+        medians.append(upper if rows.shape[1] % 2 else (ordered[:half].max() + upper) / 2)
+    return np.array(medians, rows.dtype)[:, None]
 
 
 def _changed(chroma: np.ndarray, brightness: np.ndarray, chroma_limit: np.ndarray) -> np.ndarray:
