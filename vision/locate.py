@@ -29,6 +29,7 @@ SEARCH_MARGIN = 0.6  # tracked search window: marker size in px times (1 + 2 * m
 UPSCALE = 2  # missing markers are looked for again in windows enlarged this much ...
 RESCUE_MARGIN = 2.5  # ... and wider, as two markers say only roughly where the others are
 TRACKED_MIN_PERIMETER = 0.8  # least marker perimeter in a search window, per window side
+TRACKED_MIN_THRESHOLD_WINDOW = 13  # px: least adaptive threshold window in a search window
 
 
 class LocateError(ValueError):
@@ -155,8 +156,10 @@ class Locator:
         parameters.errorCorrectionRate = 1.0
         self._detector = cv2.aruco.ArucoDetector(dictionary, parameters)
         # In a window around its last position the marker is big: skip every small outline
-        # (wood grain, holes, noise), which is most of the work.
+        # (wood grain, holes, noise), which is most of the work, and the thresholding with the
+        # smallest window (3 px), which shows only the edges of a marker that big.
         parameters.minMarkerPerimeterRate = TRACKED_MIN_PERIMETER
+        parameters.adaptiveThreshWinSizeMin = TRACKED_MIN_THRESHOLD_WINDOW
         self._tracker = cv2.aruco.ArucoDetector(dictionary, parameters)
         self.last_fit: BoardFit | None = None
 
