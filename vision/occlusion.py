@@ -200,7 +200,7 @@ class Baseline:
         """
         grid, points = self.grid, len(surface)
         # Channels as rows (3, M + N), contiguous: numpy reduces long rows far faster.
-        now = np.concatenate([surface.T, rings.T], axis=1)
+        now = np.ascontiguousarray(np.concatenate([surface, rings]).T)
         residual = now - self.reference
         over = now >= CLIPPED_LOG
         clear = ~(over[0] | over[1] | over[2])  # no channel overexposed in this frame
@@ -210,11 +210,10 @@ class Baseline:
         # overexposed in either frame (the same samples for every channel, so that a biased
         # choice of samples shifts the level only, not the colour).
         for part, step, reference_fair in self._drift_parts:
-            sub = residual[:, part][:, ::step]
             fair = reference_fair & clear[part][::step]
-            if np.count_nonzero(fair) >= DRIFT_MIN_SAMPLES:
-                sub = np.compress(fair, sub, axis=1)
-            residual[:, part] -= _row_medians(sub)
+            if np.count_nonzero(fair) < DRIFT_MIN_SAMPLES:
+                fair = None
+            residual[:, part] -= _row_medians(residual[:, part][:, ::step], fair)
         # A channel overexposed in either frame says little: let it follow the others.
         clipped = self.clipped | over
         if self._any_blind:
@@ -278,7 +277,7 @@ class Baseline:
             usable = self.blind & (near_clip.sum(axis=0, dtype=np.int8) <= 1)
             for part in (slice(0, points), slice(points, None)):
                 # (rings are upper quartiles: their own typical colour)
-                typical = _row_medians(np.compress(unclipped[part], now[:, part], axis=1))
+                typical = _row_medians(now[:, part], unclipped[part])
                 where = np.flatnonzero(usable[part]) + part.indices(len(usable))[0]
                 residual[:, where] = now[:, where] - typical
             clipped[:, usable] = near_clip[:, usable]
@@ -307,16 +306,17 @@ class Baseline:
         return ~self.skip
 
 
-def _row_medians(rows: np.ndarray) -> np.ndarray:
-    """(R, 1) median of every row, exactly as ``np.median(rows, axis=1, keepdims=True)``, but
-    partitioning the rows one by one around a single rank: numpy does that many times faster
-    than along an axis or around two ranks."""
-    half = rows.shape[1] // 2
+def _row_medians(rows: np.ndarray, kept: np.ndarray | None = None) -> np.ndarray:
+    """(R, 1) median of every row (of its ``kept`` columns), exactly as ``np.median(rows,
+    axis=1, keepdims=True)``, but partitioning the rows one by one around a single rank: numpy
+    does that many times faster than along an axis or around two ranks."""
     medians = []
     for row in rows:
-        ordered = np.partition(row, half)
+        values = row if kept is None else row[kept]
+        half = len(values) // 2
+        ordered = np.partition(values, half)
         upper = ordered[half]
-        medians.append(upper if rows.shape[1] % 2 else (ordered[:half].max() + upper) / 2)
+        medians.append(upper if len(values) % 2 else (ordered[:half].max() + upper) / 2)
     return np.array(medians, rows.dtype)[:, None]
 
 
