@@ -202,9 +202,11 @@ class Locator:
     def _fit(self, found: dict[int, np.ndarray]) -> BoardFit:
         seen = tuple(sorted(found))
         previous = self.last_fit
-        if previous is not None and found and self._error(previous, found) <= AGREEMENT_PX:
-            # Nothing moved: keep the earlier fit (maybe refined on the holes, see `refine`).
-            return BoardFit(previous.homography, self._error(previous, found), seen, True)
+        if previous is not None and found:
+            error = self._error(previous, found)
+            if error <= AGREEMENT_PX:
+                # Nothing moved: keep the earlier fit (maybe refined on the holes, see `refine`).
+                return BoardFit(previous.homography, error, seen, True)
         if len(found) >= min(FRESH_FIT_MARKERS, len(self._corners_mm)):
             return self._fresh_fit(found)
         if previous is not None and found:

@@ -62,7 +62,8 @@ class SurfaceGrid:
     cells: tuple[np.ndarray, np.ndarray]  # their (rows, cols) in the grid
     hole_cells: np.ndarray  # (N, 2) grid (row, col) of each hole centre, fractional
     # pixel positions of the last homography and frame size, see `_pixels`
-    _pixels_of: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    _pixels_of: dict[tuple[bytes, tuple[int, ...]], tuple[np.ndarray, tuple[slice, slice]]] = (
+        field(default_factory=dict, init=False, repr=False, compare=False))
 
     @cached_property
     def ring_cells(self) -> tuple[np.ndarray, np.ndarray]:
@@ -110,7 +111,7 @@ class SurfaceGrid:
                                interpolation=cv2.INTER_LINEAR)
         values = cv2.remap(small, pixels, None, cv2.INTER_LINEAR,
                            borderMode=cv2.BORDER_REPLICATE)
-        return _LOG_LEVELS.take(values.reshape(-1, 3)[:len(self.points_mm)])
+        return cv2.LUT(values, _LOG_LEVELS).reshape(-1, 3)[:len(self.points_mm)]
 
     def _pixels(self, homography: np.ndarray,
                 image_shape: tuple[int, ...]) -> tuple[np.ndarray, tuple[slice, slice]]:
