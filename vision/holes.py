@@ -102,14 +102,16 @@ class HoleSampler:
         """(N, D + R, 2) float32 pixel positions of every hole's disc, then ring points; kept
         while the homography stays the same (the locator keeps its fit while nothing moves)."""
         key = (homography.tobytes(), image_size)
-        if self._pixels_of is None or self._pixels_of[0] != key:
-            marble = raised_homography(homography, image_size, MARBLE_CENTRE_HEIGHT_MM)
-            count = len(self.centres)
-            disc_px = _project(marble, self._disc_mm).reshape(count, -1, 2)
-            ring_px = _project(homography, self._ring_mm).reshape(count, -1, 2)
-            points = np.concatenate([disc_px, ring_px], axis=1).astype(np.float32)
-            self._pixels_of = (key, points)
-        return self._pixels_of[1]
+        cached = self._pixels_of
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        marble = raised_homography(homography, image_size, MARBLE_CENTRE_HEIGHT_MM)
+        count = len(self.centres)
+        disc_px = _project(marble, self._disc_mm).reshape(count, -1, 2)
+        ring_px = _project(homography, self._ring_mm).reshape(count, -1, 2)
+        points = np.concatenate([disc_px, ring_px], axis=1).astype(np.float32)
+        self._pixels_of = (key, points)
+        return points
 
 
 def _project(homography: np.ndarray, points: np.ndarray) -> np.ndarray:

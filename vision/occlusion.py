@@ -98,7 +98,7 @@ class SurfaceGrid:
         return cls(xx.shape, points, (rows, cols), hole_cells)
 
     def sample(self, image: np.ndarray, homography: np.ndarray) -> np.ndarray:
-        """(M, 3) float32 log colour of the image around every usable grid point.
+        """(M, 3) float32 log colour of an 8-bit BGR image around every usable grid point.
 
         The image is first shrunk by `SHRINK` (box average): each sample then averages a few
         pixels, which keeps sensor noise and JPEG blocks from looking like a change. Only the
@@ -119,7 +119,8 @@ class SurfaceGrid:
         part of the frame (rows, cols) to shrink; kept while the homography and frame size stay
         the same."""
         key = (homography.tobytes(), image_shape)
-        if key not in self._pixels_of:
+        cached = self._pixels_of.get(key)
+        if cached is None:
             to_small = np.diag([1 / SHRINK, 1 / SHRINK, 1.0]) @ homography
             pixels = cv2.perspectiveTransform(self.points_mm, to_small)
             pixels += (1 / SHRINK - 1) / 2  # pixel centres: small (0, 0) is the big (1.5, 1.5)
@@ -136,10 +137,10 @@ class SurfaceGrid:
                 part = (slice(low[1] * SHRINK, high[1] * SHRINK),
                         slice(low[0] * SHRINK, high[0] * SHRINK))
             # Long rows: remap handles them much faster than rows of one point.
-            rows = np.resize(pixels, (-(-len(pixels) // _ROW), _ROW, 2))
+            cached = np.resize(pixels, (-(-len(pixels) // _ROW), _ROW, 2)), part
             self._pixels_of.clear()
-            self._pixels_of[key] = (rows, part)
-        return self._pixels_of[key]
+            self._pixels_of[key] = cached
+        return cached
 
 
 def _glinting(grid: SurfaceGrid, reference: np.ndarray, rings: np.ndarray) -> np.ndarray:
