@@ -14,12 +14,17 @@ runs cases in parallel processes (same results; the times are then not one-core 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+
+# One core: also for numpy's BLAS (set before numpy loads; its threads only slow small arrays).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import cv2
 import numpy as np

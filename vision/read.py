@@ -26,32 +26,30 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from hw import BoardProfile
-from vision.holes import HoleSampler, HoleSamples
+from vision.features import HoleFeatures
+from vision.holes import HoleSampler
 from vision.locate import BoardFit, Locator
-from vision.occlusion import CORE_REACH_MM, NEAR_REACH_MM, Baseline, SurfaceGrid, region_distance
+from vision.match import INPUTS as MATCH_INPUTS
+from vision.match import PairEvidence, class_centres, look_changes
+from vision.network import MODELS, Network
+from vision.occlusion import Baseline, SurfaceGrid, region_distance
+from vision.trust import INPUTS as TRUST_INPUTS
+from vision.trust import HoleEvidence
 
 EMPTY = None
 UNKNOWN = "?"
 FEATURE_FLOOR = np.array([0.10, 0.10, 0.10, 0.10])  # least spread of a class, per feature
 DARK_RATIO = 0.7  # log ratio to the board below which a colour counts as dark ...
 DARK_SPREAD = 0.15  # ... and its spread grows by this per unit of log ratio
-FLAT_LIMIT = 0.12  # log colour difference centre/ring below which a hole looks covered
-FLAT_UNEVENNESS = 0.08  # and brightness spread below which its centre is featureless
 MOTION_LIMIT = 0.2  # log colour change of a hole's centre between frames that means motion
 OUTLIER_DISTANCE = 4.5  # farther than this from every class: something unknown is there
 DOUBTFUL_DISTANCE = 3.0  # farther than this: hidden too if next to a hidden hole
 DOUBT_REACH_MM = 50.0  # "next to": centres this close
 STRANGE_DISTANCE = 4.5  # two adjacent holes this far from every class: something is there
 ADJACENT_MM = 30.0  # adjacent holes: centres this close
-NEAR_DOUBT_DISTANCE = 2.0  # a hole near a foreign region farther than this from every class ...
 OWN_LOOK_LIMIT = 0.15  # how far a hole's empty look may differ from the plain track's
 ABSENT_SEAT_DISTANCE = 0.3  # a kennel this close to the empty look holds no marbles
 PLAIN_NEIGHBOURS = 4  # plain track holes that say what the bare board looks like near a hole
-RING_PERCENTILE = 75  # the ring's colour: upper quartile (shadows and rims are darker)
-DISC_PERCENTILE = 35  # the centre's colour: below the median (highlights are brighter)
-CLIPPED_LEVEL = 247  # 8-bit level from which a channel says nothing about colour
-CLIP_SLACK = 0.35  # how far (log) the true value of a clipped channel may lie beyond it
-_LOG_OFFSET = 4.0
 
 # Without a reference frame: how each marble typically looks against the plain board around
 # it (the colour features below: log B, G, R ratio and unevenness), measured with this reader
@@ -69,74 +67,6 @@ DEFAULT_SPREAD = 2.0  # default looks are this many times less certain than lear
 
 class ReadError(ValueError):
     """A frame cannot be read (e.g. a reference frame that does not show a start position)."""
-
-
-def _quantile(values: np.ndarray, *percents: float) -> np.ndarray:
-    """Per hole (axis 1) the value at each percentile (nearest rank; fast, no sorting)."""
-    last = values.shape[1] - 1
-    ranks = [round(percent / 100 * last) for percent in percents]
-    ordered = np.partition(values, ranks, axis=1)
-    picked = [ordered[:, rank] for rank in ranks]
-    return picked[0] if len(picked) == 1 else np.stack(picked)
-
-
-def _log(values: np.ndarray) -> np.ndarray:
-    return np.log(values.astype(np.float32) + _LOG_OFFSET)
-
-
-@dataclass(frozen=True)
-class HoleFeatures:
-    """Per-hole measurements of one frame (profile hole order)."""
-
-    ring: np.ndarray  # (N, 3) log median BGR of the board around each hole
-    centre: np.ndarray  # (N, 3) log median BGR of each hole's centre
-    spread: np.ndarray  # (N,) spread of brightness over each hole's centre (8-bit levels)
-    ring_clipped: np.ndarray  # (N, 3) the board around the hole is overexposed in a channel
-    centre_clipped: np.ndarray  # (N, 3) the hole's centre is overexposed in a channel
-
-    @classmethod
-    def measure(cls, samples: HoleSamples) -> HoleFeatures:
-        """Robust statistics (medians, percentile spreads) of the sampled pixels."""
-        # Upper quartile: the marble's own shadow and rim darken part of the ring.
-        ring = _quantile(samples.ring, RING_PERCENTILE)
-        # Lower than the median: a glass marble's highlight is small and very bright.
-        centre = _quantile(samples.disc, DISC_PERCENTILE)
-        disc_light = samples.disc.mean(axis=2)
-        low, high = _quantile(disc_light, 20, 90)
-        return cls(_log(ring), _log(centre), high - low, ring >= CLIPPED_LEVEL,
-                   centre >= CLIPPED_LEVEL)
-
-    def look_flat(self) -> np.ndarray:
-        """Per hole: the centre looks like the board around it, neither a dimple nor a marble
-        (a hand, a card or paper over the hole)."""
-        ratio = np.abs(self.centre - self.ring)
-        known = ~(self.ring_clipped | self.centre_clipped)
-        flat = np.where(known, ratio < FLAT_LIMIT, True).all(axis=1) & known.any(axis=1)
-        return flat & (self.unevenness(np.zeros_like(self.ring)) < FLAT_UNEVENNESS)
-
-    def unevenness(self, paint: np.ndarray) -> np.ndarray:
-        """Brightness spread over each hole's centre relative to the surface around it."""
-        level = np.exp(self.ring - paint).mean(axis=1)
-        return self.spread / level
-
-    def residuals(self, vectors: np.ndarray, means: np.ndarray) -> np.ndarray:
-        """``vectors - means`` where clipping allows it: a clipped ring makes the measured
-        ratio an upper bound of the true one, a clipped centre a lower bound (each by up to
-        `CLIP_SLACK`: what is clipped is rarely far above the clipping level), both: unknown."""
-        residual = vectors - means
-        colour = residual[..., :3]
-        ring, centre = self.ring_clipped, self.centre_clipped
-        below = np.minimum(colour, 0) + np.maximum(colour - CLIP_SLACK, 0)
-        above = np.maximum(colour, 0) + np.minimum(colour + CLIP_SLACK, 0)
-        colour[...] = np.where(ring & ~centre, below, colour)
-        colour[...] = np.where(centre & ~ring, above, colour)
-        colour[...] = np.where(ring & centre, 0.0, colour)
-        return residual
-
-    def vectors(self, paint: np.ndarray) -> np.ndarray:
-        """(N, 4) classification features given each hole's paint correction."""
-        surface = self.ring - paint
-        return np.column_stack([self.centre - surface, self.unevenness(paint)])
 
 
 def paint_offsets(profile: BoardProfile, ring: np.ndarray) -> np.ndarray:
@@ -165,14 +95,17 @@ class Prototypes:
     paint: np.ndarray
     empty_paint: np.ndarray
 
-    def distances(self, features: HoleFeatures) -> np.ndarray:
-        """(C, N) scaled distance of every hole's features to every class."""
+    def scaled_residuals(self, features: HoleFeatures) -> np.ndarray:
+        """(C, N, F) every hole's features minus every class's look, in class spreads."""
         empty = features.vectors(self.empty_paint)[None]
         marbles = np.broadcast_to(features.vectors(self.paint),
                                   (len(self.names) - 1, *empty.shape[1:]))
         stacked = np.concatenate([empty, marbles])
-        scaled = features.residuals(stacked, self.means) / self.scales[:, None, :]
-        return np.sqrt((scaled ** 2).sum(axis=2))
+        return features.residuals(stacked, self.means) / self.scales[:, None, :]
+
+    def distances(self, features: HoleFeatures) -> np.ndarray:
+        """(C, N) scaled distance of every hole's features to every class."""
+        return np.sqrt((self.scaled_residuals(features) ** 2).sum(axis=2))
 
 
 def _robust_spread(values: np.ndarray) -> np.ndarray:
@@ -259,6 +192,9 @@ class HoleReading:
     fit: BoardFit
     hole_confidence: np.ndarray = field(repr=False)
     features: HoleFeatures = field(repr=False)
+    best: tuple[str | None, ...] = field(repr=False, default=())  # before hiding doubtful holes
+    evidence: HoleEvidence | None = field(repr=False, default=None)
+    pairs: PairEvidence | None = field(repr=False, default=None)
 
     def to_json(self) -> dict[str, object]:
         """The ``vision read`` contract: holes, occluded, confidence."""
@@ -266,10 +202,32 @@ class HoleReading:
                 "confidence": round(float(self.confidence), 4)}
 
 
+@dataclass(frozen=True)
+class Learned:
+    """The reader's learned parts: the network ranking each hole's classes (`vision.match`)
+    and the one deciding whether to trust the best (`vision.trust`). Without them, the
+    Gaussian distances rank and every hole's best class is reported (raw, for training)."""
+
+    match: Network | None
+    trust: Network | None
+
+    @classmethod
+    def shipped(cls) -> Learned:
+        """The networks shipped with the reader, loaded once per process."""
+        if not _SHIPPED:
+            _SHIPPED.append(cls(Network.load(MODELS / "hole_match.npz", MATCH_INPUTS),
+                                Network.load(MODELS / "hole_trust.npz", TRUST_INPUTS)))
+        return _SHIPPED[0]
+
+
+_SHIPPED: list[Learned] = []
+
+
 class BoardReader:
     """Reads frames of one board from one camera: locate, sample, classify, flag occlusion."""
 
-    def __init__(self, profile: BoardProfile, reference: np.ndarray | None = None) -> None:
+    def __init__(self, profile: BoardProfile, reference: np.ndarray | None = None,
+                 learned: Learned | None = None) -> None:
         self.profile = profile
         self.locator = Locator(profile)
         self.sampler = HoleSampler(profile)
@@ -279,14 +237,27 @@ class BoardReader:
         apart = np.linalg.norm(centres[:, None] - centres[None], axis=2)
         self._neighbours = apart <= DOUBT_REACH_MM
         self._adjacent = (apart <= ADJACENT_MM) & (apart > 0)
+        self._kinds = np.array([[h.kind == kind for kind in ("track", "home", "kennel")]
+                                for h in profile.holes])
         self.prototypes: Prototypes | None = None
         self.baseline: Baseline | None = None
+        self.reference: HoleFeatures | None = None
+        self.learned = learned
+        self._class_centres = np.zeros(0)
         if reference is not None:
             self.locator.locate(reference)
             empty = [(h.x, h.y) for h in profile.holes if h.kind != "kennel"]
             self.locator.refine(reference, np.array(empty), profile.hole_diameter_mm / 2)
             fit, features = self.measure(reference)
+            self.reference = features
+            self.learned = learned or Learned.shipped()
             self.prototypes = learn_prototypes(profile, features)
+            seats = [profile.default_colors.index(str(name))
+                     for name in self.prototypes.names[1:]]
+            kennel_seats = np.array([h.seat if h.kind == "kennel" else -1
+                                     for h in profile.holes])
+            self._class_centres = class_centres(kennel_seats, seats, features.centre,
+                                                ~self._kinds[:, 2])
             self.baseline = Baseline.learn(self.grid, self.grid.sample(reference, fit.homography),
                                            features.ring)
 
@@ -308,33 +279,76 @@ class BoardReader:
         """Classify every hole of one BGR frame."""
         fit, features = self.measure(image)
         prototypes = self.prototypes or default_prototypes(self.profile, features)
-        distance = prototypes.distances(features)  # (C, N)
-        best = distance.argmin(axis=0)
+        residual = prototypes.scaled_residuals(features)  # (C, N, F)
+        distance = np.sqrt((residual ** 2).sum(axis=2))
+        scores = -distance
+        evidence = pairs = None
+        if self.learned is not None and self.reference is not None:
+            pairs = self._pair_evidence(features, prototypes, residual)
+            if self.learned.match is not None:
+                scores = self.learned.match.logits(pairs.matrix()).reshape(distance.shape)
+            evidence = self._evidence(image, fit, features, prototypes, distance, scores)
+            hidden = np.zeros(len(self.ids), bool)
+            if self.learned.trust is not None:
+                hidden = self.learned.trust.logits(evidence.matrix()) < (
+                    self.learned.trust.threshold)
+        else:
+            hidden = self._doubtful_without_reference(features, distance)
+        best = scores.argmax(axis=0)
         squared = distance ** 2
         likelihood = np.exp(-0.5 * (squared - squared.min(axis=0)))
         confidence = likelihood.max(axis=0) / likelihood.sum(axis=0)
-        unknown = distance.min(axis=0) > OUTLIER_DISTANCE
-        hidden = unknown | features.look_flat()
-        nearest = distance.min(axis=0)
-        if self.baseline is not None:
-            surface = self.grid.sample(image, fit.homography)
-            region, ring_changed = self.baseline.foreign_regions(surface, features.ring)
-            reach = region_distance(self.grid, region)
-            # Right at a region: hidden. At its edge: hidden when the hole itself is in doubt
-            # (its ring changed, or it looks like no class clearly) -- a hand's edge.
-            doubt = ring_changed | (nearest > NEAR_DOUBT_DISTANCE)
-            hidden |= (reach <= CORE_REACH_MM) | ((reach <= NEAR_REACH_MM) & doubt)
-        strange = nearest > STRANGE_DISTANCE
-        # Two strange holes side by side: something is there (a fingertip, a cuff).
-        hidden |= strange & self._adjacent[:, strange].any(axis=1)
-        hidden = self._spread_to_doubtful(hidden, nearest > DOUBTFUL_DISTANCE)
+        names = tuple(prototypes.names[index] for index in best)
         holes: dict[str, str | None] = {}
         for index, hole_id in enumerate(self.ids):
-            holes[hole_id] = UNKNOWN if hidden[index] else prototypes.names[best[index]]
+            holes[hole_id] = UNKNOWN if hidden[index] else names[index]
         visible = ~hidden
         board_confidence = float(confidence[visible].min()) if visible.any() else 0.0
         return HoleReading(holes, board_confidence, bool(hidden.any()), fit, confidence,
-                           features)
+                           features, names, evidence, pairs)
+
+    def _pair_evidence(self, features: HoleFeatures, prototypes: Prototypes,
+                       residual: np.ndarray) -> PairEvidence:
+        """What the match network weighs per (class, hole) (needs the reference frame)."""
+        assert self.reference is not None
+        drift = np.median(features.ring - self.reference.ring, axis=0)
+        changes = look_changes(features, self.reference, drift, self._class_centres)
+        _, disc_match = features.pattern_match(self.reference)
+        return PairEvidence(residual=residual, means=prototypes.means, look_change=changes,
+                            ring_clipped=features.ring_clipped,
+                            centre_clipped=features.centre_clipped, kinds=self._kinds,
+                            disc_match=disc_match, drift=drift)
+
+    def _evidence(self, image: np.ndarray, fit: BoardFit, features: HoleFeatures,
+                  prototypes: Prototypes, distance: np.ndarray,
+                  scores: np.ndarray) -> HoleEvidence:
+        """What the trust network weighs per hole (needs the reference frame)."""
+        assert self.baseline is not None and self.reference is not None
+        surface = self.grid.sample(image, fit.homography)
+        region, ring_changed = self.baseline.foreign_regions(surface, features.ring)
+        ring_match, disc_match = features.pattern_match(self.reference)
+        brightness = np.array([0.0] + [float(prototypes.means[c, 0, :3].mean())
+                                       for c in range(1, len(prototypes.names))])
+        return HoleEvidence(
+            distance=distance, scores=scores, class_brightness=brightness,
+            reach=region_distance(self.grid, region), ring_changed=ring_changed,
+            flat=features.look_flat(), unevenness=features.unevenness(prototypes.paint),
+            ring_clipped=features.ring_clipped, centre_clipped=features.centre_clipped,
+            kinds=self._kinds, adjacent=self._adjacent, around=self._neighbours,
+            ring_delta=features.ring - self.reference.ring,
+            centre_delta=features.centre - self.reference.centre,
+            ring_match=ring_match, disc_match=disc_match,
+            texture_change=features.ring_texture - self.reference.ring_texture)
+
+    def _doubtful_without_reference(self, features: HoleFeatures,
+                                    distance: np.ndarray) -> np.ndarray:
+        """Without a reference frame: holes that look like nothing known or flat, two strange
+        holes side by side, and doubtful holes next to those (the edge of a hand)."""
+        nearest = distance.min(axis=0)
+        hidden = (nearest > OUTLIER_DISTANCE) | features.look_flat()
+        strange = nearest > STRANGE_DISTANCE
+        hidden |= strange & self._adjacent[:, strange].any(axis=1)
+        return self._spread_to_doubtful(hidden, nearest > DOUBTFUL_DISTANCE)
 
 
 def frame_motion(previous: HoleReading, current: HoleReading) -> bool:

@@ -15,7 +15,8 @@ pytestmark = pytest.mark.slow
 
 DATA = ["hw/boards/brandi-4.json", "hw/boards/brandi-6.json",
         "companion/web/templates/board.html", "companion/web/static/board.js",
-        "companion/web/static/style.css"]
+        "companion/web/static/style.css", "vision/models/hole_match.npz",
+        "vision/models/hole_trust.npz"]
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +28,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return next(out.glob("dog_companion-*.whl"))
 
 
-def test_wheel_contains_profiles_templates_and_static_files(wheel: Path) -> None:
+def test_wheel_contains_profiles_templates_static_files_and_networks(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     for path in DATA:
         assert path in names, path

@@ -46,7 +46,10 @@ def test_black_and_white_marbles_against_empty_holes_and_glare(brandi6):
                                 marble_offset_mm=2.0, noise_sigma=2.0, blur_sigma=0.6)
         frame = render(brandi6, occupancy, cond, seed=11)
         reading = BoardReader(brandi6, reference.image).read(frame.image)
-        assert reading.holes == occupancy, material
+        said = {hole: reading.holes[hole] for hole in occupancy}
+        # Never a definite wrong class; a hole the reader doubts may say "?" (rarely).
+        assert all(said[hole] in (truth, "?") for hole, truth in occupancy.items()), material
+        assert sum(value == "?" for value in said.values()) <= 1, material
 
 
 @pytest.mark.slow

@@ -1,0 +1,211 @@
+"""Train the reader's learned parts (`vision.match`, `vision.trust`) on rendered frames.
+
+    .venv/bin/python bench/train_reader.py [--cases 2400] [--seed 7] [--jobs 2]
+        [--data /tmp/reader-data.pkl]
+
+Renders benchmark-like cases (`bench/vision.py`'s positions and conditions, a third with
+hands or cards) with a seed of their own — the benchmark uses 2024, keep them apart — and
+reads them raw (Gaussian ranking, every hole reported), keeping per hole the evidence of both
+networks and the truth. `--data` keeps these, so that training can be repeated without
+rendering. Four fifths of the cases train, the other fifth says how well that went:
+
+1. the match network learns, per (class, hole) pair, whether the class is the hole's;
+2. the trust network learns, per hole, whether the match network's best class is right;
+   its threshold is the one with the fewest errors on the held-out fifth when a definite
+   wrong colour under a hand costs `--hidden-cost` ordinary errors.
+
+Writes ``vision/models/hole_match.npz`` and ``hole_trust.npz`` (numpy, fixed seed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import itertools
+import os
+import pickle
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
+from pathlib import Path
+
+# One core: also for numpy's BLAS (set before numpy loads; its threads only slow small arrays).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from hw import load_profile  # noqa: E402
+from vision import match, trust  # noqa: E402
+from vision.network import MODELS, Network  # noqa: E402
+from vision.read import BoardReader, Learned  # noqa: E402
+
+_spec = importlib.util.spec_from_file_location("bench_vision", ROOT / "bench" / "vision.py")
+assert _spec and _spec.loader
+bench = importlib.util.module_from_spec(_spec)
+sys.modules["bench_vision"] = bench
+_spec.loader.exec_module(bench)
+
+HIDDEN = (32, 32)
+
+
+def collect(seed: int, cases: range) -> list[dict]:
+    """Per case: both evidences of a raw reading, the truth's class index per hole (-1: not
+    a learnt class), which holes are under a hand."""
+    cv2.setNumThreads(1)
+    profiles = [load_profile("brandi-4"), load_profile("brandi-6")]
+    records = []
+    for case in cases:
+        rng = np.random.default_rng([seed, case])
+        profile = profiles[case % 2]
+        case_seed = seed * 1000 + 2 * case
+        test, reference, occupancy = bench.draw_case(profile, rng, case_seed)
+        start = bench.render(profile, bench.start_occupancy(profile), reference, seed=case_seed)
+        frame = bench.render(profile, occupancy, test, seed=case_seed + 1)
+        try:
+            reader = BoardReader(profile, start.image, Learned(None, None))
+            reading = reader.read(frame.image)
+        except ValueError:
+            continue
+        assert reader.prototypes is not None
+        names = reader.prototypes.names
+        truth = [names.index(occupancy[h]) if occupancy[h] in names else -1 for h in reader.ids]
+        records.append({"case": case, "pairs": reading.pairs, "evidence": reading.evidence,
+                        "truth": np.array(truth),
+                        "under": np.array([h in frame.occluded for h in reader.ids])})
+    return records
+
+
+def train(inputs: tuple[str, ...], rows: np.ndarray, yes: np.ndarray, weight: np.ndarray,
+          seed: int, epochs: int = 30, batch: int = 2048, rate: float = 3e-3) -> Network:
+    """Fit a network by weighted logistic loss with Adam (cosine-decayed step)."""
+    rng = np.random.default_rng(seed)
+    mean = rows.mean(axis=0)
+    scale = rows.std(axis=0) + 1e-6
+    x = ((rows - mean) / scale).astype(np.float32)
+    y = yes.astype(np.float32)
+    params = []
+    for n_in, n_out in itertools.pairwise((x.shape[1], *HIDDEN, 1)):
+        params += [rng.normal(0, np.sqrt(2 / n_in), (n_in, n_out)).astype(np.float32),
+                   np.zeros(n_out, np.float32)]
+    moments = [(np.zeros_like(p), np.zeros_like(p)) for p in params]
+    step = 0
+    for epoch in range(epochs):
+        order = rng.permutation(len(x))
+        step_size = rate * 0.5 * (1 + np.cos(np.pi * epoch / epochs))
+        for start in range(0, len(x), batch):
+            pick = order[start:start + batch]
+            grads = _gradients(params, x[pick], y[pick], weight[pick])
+            step += 1
+            for index, (grad, (m, v)) in enumerate(zip(grads, moments, strict=True)):
+                m[...] = 0.9 * m + 0.1 * grad
+                v[...] = 0.999 * v + 0.001 * grad * grad
+                params[index] -= step_size * (m / (1 - 0.9 ** step)) / (
+                    np.sqrt(v / (1 - 0.999 ** step)) + 1e-8)
+    layers = tuple((params[i], params[i + 1]) for i in range(0, len(params), 2))
+    return Network(inputs, mean.astype(np.float32), scale.astype(np.float32), layers)
+
+
+def _gradients(params: list[np.ndarray], x: np.ndarray, y: np.ndarray,
+               weight: np.ndarray) -> list[np.ndarray]:
+    """Gradients of the mean weighted logistic loss (ReLU hidden layers)."""
+    activations = [x]
+    for i in range(0, len(params) - 2, 2):
+        activations.append(np.maximum(activations[-1] @ params[i] + params[i + 1], 0.0))
+    logit = (activations[-1] @ params[-2] + params[-1])[:, 0]
+    delta = ((1 / (1 + np.exp(-logit)) - y) * weight / weight.sum())[:, None]
+    grads: list[np.ndarray] = []
+    for i in range(len(params) - 2, -1, -2):
+        grads[:0] = [activations[i // 2].T @ delta, delta.sum(axis=0)]
+        if i:
+            delta = (delta @ params[i].T) * (activations[i // 2] > 0)
+    return grads
+
+
+def choose_threshold(logits: np.ndarray, right: np.ndarray, under: np.ndarray,
+                     hidden_cost: float) -> tuple[float, dict[str, int]]:
+    """The threshold with the least cost: a visible hole wrong or "?" counts 1, a definite
+    wrong class under a hand `hidden_cost`."""
+    best: tuple[float, float, dict[str, int]] | None = None
+    for threshold in np.quantile(logits, np.linspace(0.0, 0.25, 501)):
+        trusted = logits >= threshold
+        counts = {"false ?": int((~trusted & right & ~under).sum()),
+                  "wrong": int((trusted & ~right & ~under).sum()),
+                  "hidden wrong": int((trusted & ~right & under).sum())}
+        cost = counts["false ?"] + counts["wrong"] + hidden_cost * counts["hidden wrong"]
+        if best is None or cost < best[0]:
+            best = (cost, float(threshold), counts)
+    assert best is not None
+    return best[1], best[2]
+
+
+def match_scores(network: Network, record: dict) -> np.ndarray:
+    """(C, N) the match network's logits for one case."""
+    pairs = record["pairs"]
+    return network.logits(pairs.matrix()).reshape(pairs.residual.shape[:2])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cases", type=int, default=2400)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--data", type=Path, help="raw readings: loaded if it exists, else kept")
+    parser.add_argument("--hidden-cost", type=float, default=30.0)
+    parser.add_argument("--out", type=Path, default=MODELS)
+    args = parser.parse_args()
+    if args.seed == 2024:
+        parser.error("seed 2024 is the benchmark's: train on other cases")
+    if args.data and args.data.exists():
+        records = pickle.loads(args.data.read_bytes())
+    else:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            parts = pool.map(collect, [args.seed] * args.jobs,
+                             [range(j, args.cases, args.jobs) for j in range(args.jobs)])
+            records = sorted((r for part in parts for r in part), key=lambda r: r["case"])
+        if args.data:
+            args.data.write_bytes(pickle.dumps(records, protocol=5))
+    held_out = [r for r in records if r["case"] % 5 == 0]
+    learning = [r for r in records if r["case"] % 5]
+    print(f"{len(records)} cases read ({len(learning)} to learn from, {len(held_out)} held out)")
+
+    rows = np.concatenate([r["pairs"].matrix() for r in learning])
+    yes = np.concatenate([(np.arange(len(r["pairs"].means))[:, None] == r["truth"][None])
+                          .ravel() for r in learning])
+    matcher = train(match.INPUTS, rows, yes, np.ones(len(rows), np.float32), args.seed)
+    for name, part in (("learning", learning), ("held out", held_out)):
+        gauss = net = total = 0
+        for r in part:
+            visible = ~r["under"]
+            gauss += (r["evidence"].distance.argmin(axis=0) == r["truth"])[visible].sum()
+            net += (match_scores(matcher, r).argmax(axis=0) == r["truth"])[visible].sum()
+            total += visible.sum()
+        print(f"best class wrong on visible holes, {name}: Gaussian {total - gauss}, "
+              f"match network {total - net} of {total}")
+
+    def trust_rows(part: list[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        evidences = [replace(r["evidence"], scores=match_scores(matcher, r)) for r in part]
+        return (np.concatenate([e.matrix() for e in evidences]),
+                np.concatenate([e.best == r["truth"] for e, r in zip(evidences, part,
+                                                                      strict=True)]),
+                np.concatenate([r["under"] for r in part]))
+
+    rows, right, under = trust_rows(learning)
+    weight = np.where(under & ~right, 10.0, 1.0).astype(np.float32)
+    truster = train(trust.INPUTS, rows, right, weight, args.seed)
+    rows, right, under = trust_rows(held_out)
+    threshold, counts = choose_threshold(truster.logits(rows), right, under, args.hidden_cost)
+    print(f"held out: trust threshold {threshold:.3f}: {counts} of {(~under).sum()} visible, "
+          f"{under.sum()} under hands")
+    matcher.save(args.out / "hole_match.npz")
+    replace(truster, threshold=threshold).save(args.out / "hole_trust.npz")
+    print(f"wrote {args.out / 'hole_match.npz'} and {args.out / 'hole_trust.npz'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,72 @@
+"""The reader's learned parts: shipped networks, their inputs, raw reading, retraining."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from tests.vision.conftest import REPO_ROOT, rendered_start, some_position
+from vision import match, trust
+from vision.network import MODELS, Network
+from vision.read import BoardReader, Learned
+from vision.render import RenderConditions, render
+
+
+def test_shipped_networks_take_the_readers_inputs():
+    learned = Learned.shipped()
+    assert learned.match is not None and learned.match.inputs == match.INPUTS
+    assert learned.trust is not None and learned.trust.inputs == trust.INPUTS
+
+
+def test_a_network_trained_on_other_inputs_is_refused(tmp_path):
+    network = Network.load(MODELS / "hole_trust.npz", trust.INPUTS)
+    network.save(tmp_path / "trust.npz")
+    with pytest.raises(ValueError, match="trained on inputs"):
+        Network.load(tmp_path / "trust.npz", trust.INPUTS[:-1])
+
+
+def test_saved_network_gives_the_same_logits(tmp_path):
+    rng = np.random.default_rng(1)
+    network = Network(("a", "b"), np.zeros(2, np.float32), np.ones(2, np.float32),
+                      ((rng.normal(size=(2, 4)).astype(np.float32), np.zeros(4, np.float32)),
+                       (rng.normal(size=(4, 1)).astype(np.float32), np.ones(1, np.float32))),
+                      threshold=0.5)
+    network.save(tmp_path / "n.npz")
+    loaded = Network.load(tmp_path / "n.npz", ("a", "b"))
+    rows = rng.normal(size=(5, 2)).astype(np.float32)
+    assert np.allclose(loaded.logits(rows), network.logits(rows))
+    assert loaded.threshold == 0.5
+
+
+def test_evidence_rows_match_the_input_names(brandi6):
+    occupancy = some_position(brandi6, seed=4)
+    frame = render(brandi6, occupancy, RenderConditions(hands=1), seed=9)
+    reading = BoardReader(brandi6, rendered_start("brandi-6").image).read(frame.image)
+    assert reading.pairs is not None and reading.evidence is not None
+    classes = len(reading.pairs.means)
+    assert reading.pairs.matrix().shape == (classes * len(occupancy), len(match.INPUTS))
+    assert reading.evidence.matrix().shape == (len(occupancy), len(trust.INPUTS))
+    assert np.isfinite(reading.evidence.matrix()).all()
+
+
+def test_raw_reading_reports_every_holes_best_class(brandi4):
+    occupancy = some_position(brandi4, seed=2)
+    frame = render(brandi4, occupancy, RenderConditions(hands=2), seed=3)
+    raw = BoardReader(brandi4, rendered_start("brandi-4").image, Learned(None, None))
+    reading = raw.read(frame.image)
+    assert "?" not in reading.holes.values()
+    assert tuple(reading.holes.values()) == reading.best
+
+
+@pytest.mark.slow
+def test_training_runs_end_to_end_and_writes_loadable_networks(tmp_path):
+    result = subprocess.run(
+        [sys.executable, str(REPO_ROOT / "bench" / "train_reader.py"), "--cases", "10",
+         "--jobs", "1", "--out", str(tmp_path)], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "held out: trust threshold" in result.stdout
+    Network.load(tmp_path / "hole_match.npz", match.INPUTS)
+    Network.load(tmp_path / "hole_trust.npz", trust.INPUTS)

@@ -1,0 +1,115 @@
+"""What the reader measures at every hole: the colour of its centre and of the board around it.
+
+Robust statistics of the sampled pixels (`vision.holes`): the centre's colour below the median
+(a glass highlight is small and bright), the ring's upper quartile (the marble's own shadow and
+rim darken part of it), how uneven the centre is, and which channels are overexposed. Colours
+are kept as logarithms: ratios of them cancel the light falling on both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.holes import HoleSamples
+
+FLAT_LIMIT = 0.12  # log colour difference centre/ring below which a hole looks covered
+FLAT_UNEVENNESS = 0.08  # and brightness spread below which its centre is featureless
+RING_PERCENTILE = 75  # the ring's colour: upper quartile (shadows and rims are darker)
+DISC_PERCENTILE = 35  # the centre's colour: below the median (highlights are brighter)
+CLIPPED_LEVEL = 247  # 8-bit level from which a channel says nothing about colour
+CLIP_SLACK = 0.35  # how far (log) the true value of a clipped channel may lie beyond it
+_LOG_OFFSET = 4.0
+CLIPPED_LOG = float(np.log(CLIPPED_LEVEL + _LOG_OFFSET))  # a log colour this high is overexposed
+
+
+def _quantile(values: np.ndarray, *percents: float) -> np.ndarray:
+    """Per hole (axis 1) the value at each percentile (nearest rank; fast, no sorting)."""
+    last = values.shape[1] - 1
+    ranks = [round(percent / 100 * last) for percent in percents]
+    ordered = np.partition(values, ranks, axis=1)
+    picked = [ordered[:, rank] for rank in ranks]
+    return picked[0] if len(picked) == 1 else np.stack(picked)
+
+
+def _pattern(light: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per hole (rows): brightness less its mean scaled to unit length, and its spread."""
+    centred = light - light.mean(axis=1, keepdims=True)
+    norm = np.sqrt((centred * centred).sum(axis=1, keepdims=True))
+    spread = norm[:, 0] / np.sqrt(light.shape[1])
+    return centred / (norm + 1e-3), spread
+
+
+def _log(values: np.ndarray) -> np.ndarray:
+    return np.log(values.astype(np.float32) + _LOG_OFFSET)
+
+
+@dataclass(frozen=True)
+class HoleFeatures:
+    """Per-hole measurements of one frame (profile hole order)."""
+
+    ring: np.ndarray  # (N, 3) log median BGR of the board around each hole
+    centre: np.ndarray  # (N, 3) log median BGR of each hole's centre
+    spread: np.ndarray  # (N,) spread of brightness over each hole's centre (8-bit levels)
+    ring_clipped: np.ndarray  # (N, 3) the board around the hole is overexposed in a channel
+    centre_clipped: np.ndarray  # (N, 3) the hole's centre is overexposed in a channel
+    ring_pattern: np.ndarray  # (N, R) the ring's brightness, less its mean, unit length
+    disc_pattern: np.ndarray  # (N, D) the same of the disc
+    ring_texture: np.ndarray  # (N,) log of the ring's brightness spread relative to its level
+
+    @classmethod
+    def measure(cls, samples: HoleSamples) -> HoleFeatures:
+        """Robust statistics (medians, percentile spreads) of the sampled pixels."""
+        # Upper quartile: the marble's own shadow and rim darken part of the ring.
+        ring = _quantile(samples.ring, RING_PERCENTILE)
+        # Lower than the median: a glass marble's highlight is small and very bright.
+        centre = _quantile(samples.disc, DISC_PERCENTILE)
+        disc_light = samples.disc.mean(axis=2)
+        low, high = _quantile(disc_light, 20, 90)
+        ring_light = samples.ring.mean(axis=2)
+        ring_pattern, ring_spread = _pattern(ring_light)
+        disc_pattern, _ = _pattern(disc_light)
+        texture = np.log((ring_spread + 1.0) / (ring_light.mean(axis=1) + _LOG_OFFSET))
+        return cls(_log(ring), _log(centre), high - low, ring >= CLIPPED_LEVEL,
+                   centre >= CLIPPED_LEVEL, ring_pattern, disc_pattern, texture)
+
+    def pattern_match(self, other: HoleFeatures) -> tuple[np.ndarray, np.ndarray]:
+        """Per hole, how well the brightness patterns of ring and disc agree with another
+        frame's (correlation, -1…1): the board's grain stays where it is unless something
+        covers it; light changes leave it alone."""
+        ring = (self.ring_pattern * other.ring_pattern).sum(axis=1)
+        disc = (self.disc_pattern * other.disc_pattern).sum(axis=1)
+        return ring, disc
+
+    def look_flat(self) -> np.ndarray:
+        """Per hole: the centre looks like the board around it, neither a dimple nor a marble
+        (a hand, a card or paper over the hole)."""
+        ratio = np.abs(self.centre - self.ring)
+        known = ~(self.ring_clipped | self.centre_clipped)
+        flat = np.where(known, ratio < FLAT_LIMIT, True).all(axis=1) & known.any(axis=1)
+        return flat & (self.unevenness(np.zeros_like(self.ring)) < FLAT_UNEVENNESS)
+
+    def unevenness(self, paint: np.ndarray) -> np.ndarray:
+        """Brightness spread over each hole's centre relative to the surface around it."""
+        level = np.exp(self.ring - paint).mean(axis=1)
+        return self.spread / level
+
+    def residuals(self, vectors: np.ndarray, means: np.ndarray) -> np.ndarray:
+        """``vectors - means`` where clipping allows it: a clipped ring makes the measured
+        ratio an upper bound of the true one, a clipped centre a lower bound (each by up to
+        `CLIP_SLACK`: what is clipped is rarely far above the clipping level), both: unknown."""
+        residual = vectors - means
+        colour = residual[..., :3]
+        ring, centre = self.ring_clipped, self.centre_clipped
+        below = np.minimum(colour, 0) + np.maximum(colour - CLIP_SLACK, 0)
+        above = np.maximum(colour, 0) + np.minimum(colour + CLIP_SLACK, 0)
+        colour[...] = np.where(ring & ~centre, below, colour)
+        colour[...] = np.where(centre & ~ring, above, colour)
+        colour[...] = np.where(ring & centre, 0.0, colour)
+        return residual
+
+    def vectors(self, paint: np.ndarray) -> np.ndarray:
+        """(N, 4) classification features given each hole's paint correction."""
+        surface = self.ring - paint
+        return np.column_stack([self.centre - surface, self.unevenness(paint)])

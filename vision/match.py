@@ -1,0 +1,83 @@
+"""Which class a hole shows: every (class, hole) pair scored by a small learned network.
+
+The Gaussian distances of `vision.read.Prototypes` say how far a hole's colour ratios lie from
+each learnt class. They lose what they cannot model: an overexposed ring that leaves only a
+bound, a dark marble in dim light that noise pulls toward black, the absolute colour of the
+hole compared with how that class looked in the reference frame. The match network gets, per
+pair, the scaled residuals and the distance, the class's look, the hole's own change since
+the reference frame against the class's reference look, and how clipped the hole is; its
+logit ranks the classes of a hole (the best one wins).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.features import CLIPPED_LOG, HoleFeatures
+
+INPUTS = (
+    "residual b", "residual g", "residual r", "residual unevenness", "distance",
+    "distance over best", "is empty", "class b", "class g", "class r", "class unevenness",
+    "look change b", "look change g", "look change r", "look change", "ring clipped",
+    "centre clipped", "track", "home", "kennel", "light change", "disc pattern match",
+)
+
+
+@dataclass(frozen=True)
+class PairEvidence:
+    """Per class and hole: ``residual`` (C, N, 4) scaled, ``means`` (C, N, 4) the class
+    looks, ``look_change`` (C, N, 3) log centre colour now minus the class's reference centre
+    colour at that hole (board-wide light change taken out); per hole ``ring_clipped`` and
+    ``centre_clipped`` (N, 3) bool, ``kinds`` (N, 3) one-hot, ``disc_match`` (N,) how well
+    the disc's brightness pattern agrees with the reference's; ``drift`` (3,) the board-wide
+    light change."""
+
+    residual: np.ndarray
+    means: np.ndarray
+    look_change: np.ndarray
+    ring_clipped: np.ndarray
+    centre_clipped: np.ndarray
+    kinds: np.ndarray
+    disc_match: np.ndarray
+    drift: np.ndarray
+
+    def matrix(self) -> np.ndarray:
+        """(C * N, len(INPUTS)) float32 rows, class-major."""
+        classes, holes = self.residual.shape[:2]
+        distance = np.log1p(np.sqrt((self.residual ** 2).sum(axis=2)))
+        per_hole = np.column_stack([self.ring_clipped.sum(axis=1) / 3,
+                                    self.centre_clipped.sum(axis=1) / 3, self.kinds,
+                                    np.full(holes, self.drift.mean()), self.disc_match])
+        is_empty = np.zeros((classes, holes, 1))
+        is_empty[0] = 1.0
+        stacked = np.concatenate([
+            self.residual, distance[..., None], (distance - distance.min(axis=0))[..., None],
+            is_empty, self.means, self.look_change,
+            np.linalg.norm(self.look_change, axis=2)[..., None],
+            np.broadcast_to(per_hole, (classes, *per_hole.shape)),
+        ], axis=2)
+        return stacked.reshape(classes * holes, -1).astype(np.float32)
+
+
+def class_centres(kennel_seats: np.ndarray, seats: list[int], reference_centre: np.ndarray,
+                  empty_holes: np.ndarray) -> np.ndarray:
+    """(C, N, 3) how each class's centre looked in the reference frame, per hole: an empty
+    hole its own (kennels, full in the reference, take the median empty hole), a colour the
+    median of its seat's kennel."""
+    empty = np.where(empty_holes[:, None], reference_centre,
+                     np.median(reference_centre[empty_holes], axis=0))
+    looks = [empty] + [np.broadcast_to(np.median(reference_centre[kennel_seats == seat], axis=0),
+                                       empty.shape) for seat in seats]
+    return np.stack(looks)
+
+
+def look_changes(now: HoleFeatures, reference: HoleFeatures, drift: np.ndarray,
+                 centres: np.ndarray) -> np.ndarray:
+    """(C, N, 3) each hole's centre colour now minus each class's reference centre colour,
+    less the change of light at the hole: its ring's change where neither ring is
+    overexposed, else the board-wide `drift`."""
+    clipped = (now.ring_clipped | (reference.ring >= CLIPPED_LOG)).any(axis=1)
+    light = np.where(clipped[:, None], drift, now.ring - reference.ring)
+    return now.centre[None] - centres - light[None]

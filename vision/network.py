@@ -1,0 +1,66 @@
+"""A small fully connected network (ReLU hidden layers, one logit out) in plain numpy.
+
+The reader's learned parts (`vision.match`, `vision.trust`) are such networks. They are
+trained by `bench/train_reader.py` on rendered frames and shipped as ``.npz`` files next to
+this module (``models/``): weights, the input scaling, the names of the inputs they were
+trained on (a mismatch is an error, not a silent misreading) and a decision threshold.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+
+MODELS = Path(__file__).with_name("models")
+
+
+@dataclass(frozen=True)
+class Network:
+    """Input scaling, layers ((weights, bias), ...) and the logit threshold for "yes"."""
+
+    inputs: tuple[str, ...]
+    mean: np.ndarray
+    scale: np.ndarray
+    layers: tuple[tuple[np.ndarray, np.ndarray], ...]
+    threshold: float = 0.0
+
+    @classmethod
+    def load(cls, path: Path, inputs: tuple[str, ...]) -> Network:
+        """A saved network; `inputs` must be the names it was trained on."""
+        with np.load(path) as data:
+            saved = tuple(str(name) for name in data["inputs"])
+            if saved != inputs:
+                raise ValueError(f"{path}: trained on inputs {saved}, the reader has {inputs}")
+            count = int(data["layer_count"])
+            layers = tuple((data[f"w{i}"], data[f"b{i}"]) for i in range(count))
+            return cls(saved, data["mean"], data["scale"], layers, float(data["threshold"]))
+
+    def save(self, path: Path) -> None:
+        """Write the network as an .npz file."""
+        arrays = {f"w{i}": w for i, (w, _) in enumerate(self.layers)}
+        arrays |= {f"b{i}": b for i, (_, b) in enumerate(self.layers)}
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(path, inputs=np.array(self.inputs), mean=self.mean, scale=self.scale,
+                 threshold=np.float64(self.threshold), layer_count=np.int64(len(self.layers)),
+                 **arrays)
+
+    @cached_property
+    def _folded(self) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+        """The layers with the input scaling folded into the first one."""
+        weights, bias = self.layers[0]
+        first = (weights / self.scale[:, None], bias - (self.mean / self.scale) @ weights)
+        return (first, *self.layers[1:])
+
+    def logits(self, rows: np.ndarray) -> np.ndarray:
+        """(rows,) log-odds of "yes" for (rows, inputs) features."""
+        layers = self._folded
+        values = rows
+        for weights, bias in layers[:-1]:
+            values = values @ weights
+            values += bias
+            np.maximum(values, 0.0, out=values)
+        weights, bias = layers[-1]
+        return (values @ weights)[:, 0] + bias[0]

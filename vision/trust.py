@@ -1,0 +1,115 @@
+"""Whether a hole's best class can be trusted, or the hole must be reported as ``"?"``.
+
+The reader gathers, per hole, the evidence a careful person would weigh (how well the hole fits
+its best class and how clearly it beats the runner-up, how far the nearest hand or card is,
+whether the board around the hole and the hole itself changed since the reference frame in a
+way light does not explain, how strange its neighbours look) and a small network
+(`vision.network`, ``models/hole_trust.npz``) turns that into the log-odds that the best class
+is right. Holes below the network's threshold are reported as unknown. The threshold was
+chosen in training (`bench/train_reader.py`) so that a definite wrong colour under a hand costs
+many times a false unknown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+REACH_CAP_MM = 100.0  # farther from a foreign region than this counts as far
+STRANGE = 4.5  # scaled distance to every class beyond which a hole looks like nothing known
+DOUBTFUL = 3.0  # ... and beyond which it is in doubt
+AT_REGION_MM = 12.0  # a hole this close to a foreign region is at it
+NEAR_REGION_MM = 19.0  # ... this close, near it
+
+INPUTS = (
+    "best distance", "nearest distance", "second distance", "best score", "score margin",
+    "best is empty", "best brightness", "unevenness", "region reach", "at region",
+    "ring changed", "flat", "ring clipped", "centre clipped", "track", "home", "kennel",
+    "adjacent strangest", "around strangest", "around strange count", "around doubtful count",
+    "adjacent weakest score", "frame doubtful share", "frame region share",
+    "ring chroma change", "ring brightness change", "centre change", "centre brightness change",
+    "light change", "ring pattern match", "ring match below typical", "disc pattern match",
+    "texture change", "adjacent worst ring match", "around worst ring match",
+)
+
+
+@dataclass(frozen=True)
+class HoleEvidence:
+    """Everything the reader knows about the holes of one frame, before the trust decision.
+
+    ``distance`` (C, N) Gaussian distances to the classes and ``scores`` (C, N) the match
+    network's logits (the best class has the highest), ``class_brightness`` (C,) mean log
+    ratio of each class to the board (0 for empty), ``reach`` (N,) mm to the nearest foreign
+    region, ``ring_changed`` and ``flat`` (N,) bool, ``unevenness`` (N,), ``ring_clipped``
+    and ``centre_clipped`` (N, 3) bool, ``kinds`` (N, 3) one-hot track/home/kennel,
+    ``adjacent`` and ``around`` (N, N) bool neighbourhoods, ``ring_delta`` and
+    ``centre_delta`` (N, 3) log colour change of the ring and centre since the reference,
+    ``ring_match`` and ``disc_match`` (N,) how well their brightness patterns still agree
+    with the reference's (`HoleFeatures.pattern_match`), ``texture_change`` (N,) the change
+    of the ring's relative brightness spread.
+    """
+
+    distance: np.ndarray
+    scores: np.ndarray
+    class_brightness: np.ndarray
+    reach: np.ndarray
+    ring_changed: np.ndarray
+    flat: np.ndarray
+    unevenness: np.ndarray
+    ring_clipped: np.ndarray
+    centre_clipped: np.ndarray
+    kinds: np.ndarray
+    adjacent: np.ndarray
+    around: np.ndarray
+    ring_delta: np.ndarray
+    centre_delta: np.ndarray
+    ring_match: np.ndarray
+    disc_match: np.ndarray
+    texture_change: np.ndarray
+
+    @property
+    def best(self) -> np.ndarray:
+        """Per hole the index of the best class."""
+        return np.asarray(self.scores.argmax(axis=0))
+
+    def matrix(self) -> np.ndarray:
+        """(N, len(INPUTS)) float32 feature rows, one per hole."""
+        count = self.distance.shape[1]
+        holes = np.arange(count)
+        best = self.best
+        ordered = np.sort(self.distance, axis=0)
+        nearest = ordered[0]
+        second = ordered[1] if len(ordered) > 1 else ordered[0] + 10
+        top = np.sort(self.scores, axis=0)
+        best_score = top[-1]
+        margin = top[-1] - top[-2] if len(top) > 1 else np.full(count, 10.0)
+        strange = nearest > STRANGE
+        doubtful = nearest > DOUBTFUL
+        log_nearest = np.log1p(nearest)
+        adjacent_max = np.where(self.adjacent, log_nearest[None, :], 0.0).max(axis=1)
+        around_max = np.where(self.around, log_nearest[None, :], 0.0).max(axis=1)
+        adjacent_weakest = np.where(self.adjacent, margin[None, :], 10.0).min(axis=1)
+        reach = np.minimum(self.reach, REACH_CAP_MM)
+        # Light changed over the whole board: the median change of the rings takes it out.
+        drift = np.median(self.ring_delta, axis=0)
+        ring = self.ring_delta - drift
+        ring_brightness = ring.mean(axis=1)
+        ring_chroma = np.linalg.norm(ring - ring_brightness[:, None], axis=1)
+        centre = self.centre_delta - drift
+        columns = [
+            np.log1p(self.distance[best, holes]), log_nearest, np.log1p(second), best_score,
+            margin, best == 0, self.class_brightness[best], self.unevenness,
+            reach / REACH_CAP_MM, reach <= AT_REGION_MM, self.ring_changed, self.flat,
+            self.ring_clipped.sum(axis=1) / 3, self.centre_clipped.sum(axis=1) / 3,
+            *self.kinds.T, adjacent_max, around_max,
+            (self.around & strange[None, :]).sum(axis=1),
+            (self.around & doubtful[None, :]).sum(axis=1), adjacent_weakest,
+            np.full(count, doubtful.mean()), np.full(count, (self.reach <= NEAR_REGION_MM).mean()),
+            ring_chroma, ring_brightness, np.linalg.norm(centre, axis=1), centre.mean(axis=1),
+            np.full(count, drift.mean()), self.ring_match,
+            self.ring_match - np.median(self.ring_match), self.disc_match, self.texture_change,
+            np.where(self.adjacent, self.ring_match[None, :], 1.0).min(axis=1),
+            np.where(self.around, self.ring_match[None, :], 1.0).min(axis=1),
+        ]
+        return np.column_stack(columns).astype(np.float32)
