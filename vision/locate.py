@@ -127,6 +127,22 @@ def _peak_offset(values: np.ndarray) -> float:
     return 0.0 if denominator >= 0 else 0.5 * (left - right) / denominator
 
 
+def _parameters(min_perimeter: float | None = None) -> cv2.aruco.DetectorParameters:
+    """Detector settings; with `min_perimeter` (share of the searched image's larger side)
+    for a window where a marker is big: small outlines and the smallest threshold window
+    (3 px, which shows only a big marker's edges) are skipped."""
+    parameters = cv2.aruco.DetectorParameters()
+    parameters.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    # Small, blurred markers: sample each cell with more pixels, correct more bits
+    # (a wrongly decoded id cannot pass the layout check of the fit).
+    parameters.perspectiveRemovePixelPerCell = 8
+    parameters.errorCorrectionRate = 1.0
+    if min_perimeter is not None:
+        parameters.minMarkerPerimeterRate = min_perimeter
+        parameters.adaptiveThreshWinSizeMin = TRACKED_MIN_THRESHOLD_WINDOW
+    return parameters
+
+
 def _grey(image: np.ndarray) -> np.ndarray:
     return image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
 
@@ -148,19 +164,13 @@ class Locator:
         self.profile = profile
         self._corners_mm = marker_corners_mm(profile)
         dictionary = cv2.aruco.getPredefinedDictionary(_dictionary_id(profile))
-        parameters = cv2.aruco.DetectorParameters()
-        parameters.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
-        # Small, blurred markers: sample each cell with more pixels, correct more bits
-        # (a wrongly decoded id cannot pass the layout check of the fit).
-        parameters.perspectiveRemovePixelPerCell = 8
-        parameters.errorCorrectionRate = 1.0
-        self._detector = cv2.aruco.ArucoDetector(dictionary, parameters)
+        self._detector = cv2.aruco.ArucoDetector(dictionary, _parameters())
         # In a window around its last position the marker is big: skip every small outline
-        # (wood grain, holes, noise), which is most of the work, and the thresholding with the
-        # smallest window (3 px), which shows only the edges of a marker that big.
-        parameters.minMarkerPerimeterRate = TRACKED_MIN_PERIMETER
-        parameters.adaptiveThreshWinSizeMin = TRACKED_MIN_THRESHOLD_WINDOW
-        self._tracker = cv2.aruco.ArucoDetector(dictionary, parameters)
+        # (wood grain, holes, noise), which is most of the work.
+        self._tracker = cv2.aruco.ArucoDetector(dictionary, _parameters(TRACKED_MIN_PERIMETER))
+        # The rescue windows are wider: the same marker is a smaller share of them.
+        self._rescuer = cv2.aruco.ArucoDetector(dictionary, _parameters(
+            TRACKED_MIN_PERIMETER * (1 + 2 * SEARCH_MARGIN) / (1 + 2 * RESCUE_MARGIN)))
         self.last_fit: BoardFit | None = None
 
     def locate(self, image: np.ndarray) -> BoardFit:
@@ -172,7 +182,8 @@ class Locator:
             found = {**self._detect(_grey(image)), **found}
         if 2 <= len(found) < FRESH_FIT_MARKERS and not settled:
             rough = self._rough_fit(found)
-            found = {**self._detect_tracked(image, rough, UPSCALE, RESCUE_MARGIN), **found}
+            found = {**self._detect_tracked(image, rough, UPSCALE, RESCUE_MARGIN, self._rescuer),
+                     **found}
         fit = self._fit(found)
         if not fit.reused:
             self.last_fit = fit
@@ -277,9 +288,12 @@ class Locator:
         return BoardFit(np.vstack([motion, (0.0, 0.0, 1.0)]) @ flip, 0.0, tuple(ids))
 
     def _detect_tracked(self, image: np.ndarray, fit: BoardFit, upscale: int = 1,
-                        margin: float = SEARCH_MARGIN) -> dict[int, np.ndarray]:
+                        margin: float = SEARCH_MARGIN,
+                        detector: cv2.aruco.ArucoDetector | None = None
+                        ) -> dict[int, np.ndarray]:
         """Search each marker only in a window around where ``fit`` puts it; ``upscale``
         enlarges the window first (small, blurred markers decode better)."""
+        detector = detector or self._tracker
         height, width = image.shape[:2]
         found: dict[int, np.ndarray] = {}
         for marker_id, corners_mm in self._corners_mm.items():
@@ -294,7 +308,7 @@ class Locator:
             if upscale > 1:
                 window = cv2.resize(window, None, fx=upscale, fy=upscale,
                                     interpolation=cv2.INTER_CUBIC)
-            window_corners, ids, _ = self._tracker.detectMarkers(window)
+            window_corners, ids, _ = detector.detectMarkers(window)
             scaled = [np.asarray(c, np.float64) / upscale for c in window_corners]
             found.update(self._keep_known(scaled, ids, (x0, y0), only=marker_id))
         return found

@@ -109,3 +109,23 @@ def test_two_markers_without_an_earlier_fit_are_too_few(brandi4):
     fit = Locator(brandi4).locate(frame.image)
     with pytest.raises(LocateError, match="only marker"):
         Locator(brandi4).locate(_cover(frame.image, fit, brandi4, (0, 1)))
+
+
+def test_a_marker_missed_by_the_first_search_is_found_in_the_rescue_window(brandi6):
+    """Far camera, dim light, blur and JPEG: the whole-frame search decodes two markers only;
+    the enlarged, wider windows where those two put the others find a third."""
+    from vision.render import RenderConditions, render, start_occupancy
+
+    cond = RenderConditions(
+        material="wood", board_variant=4, camera_height_mm=696.8, tilt_deg=7.62,
+        yaw_deg=133.33, aim_offset_mm=(-0.78, 16.21), board_fill=0.8016, light_level=0.3,
+        color_temperature_k=3354.5, gradient=0.318, gradient_angle_deg=43.07,
+        vignetting=0.028, board_glare_spots=1, glare_strength=1.18, glare_seed=2024354,
+        marble_offset_mm=0.39, noise_sigma=1.73, blur_sigma=1.3, jpeg_quality=81)
+    frame = render(brandi6, start_occupancy(brandi6), cond, seed=2024354)
+    locator = Locator(brandi6)
+    first = locator._detect(cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY))
+    assert len(first) == 2  # the situation this test is about
+    fit = locator.locate(frame.image)
+    assert len(fit.markers) >= 3
+    assert _hole_error(fit, brandi6, frame.homography) < 3.0
