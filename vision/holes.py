@@ -19,6 +19,7 @@ from hw import BoardProfile
 MARBLE_CENTRE_HEIGHT_MM = 3.9  # a 16 mm glass marble resting on the rim of a 14 mm hole
 DISC_RADIUS_MM = 3.5
 RING_MM = (12.0, 14.0)
+RIM_MM = (9.0, 11.5)  # the board right around the hole, where a hand's edge shows first
 DISC_STEP_MM = 0.7
 RING_STEP_MM = 1.0
 DEFAULT_FOCAL = 0.85  # focal length / larger image side when the view is too straight to tell
@@ -35,6 +36,7 @@ def _offsets(inner: float, outer: float, step: float) -> np.ndarray:
 
 DISC_OFFSETS = _offsets(0.0, DISC_RADIUS_MM, DISC_STEP_MM)
 RING_OFFSETS = _offsets(*RING_MM, RING_STEP_MM)
+RIM_OFFSETS = _offsets(*RIM_MM, RING_STEP_MM)
 
 
 def raised_homography(homography: np.ndarray, image_size: tuple[int, int],
@@ -73,20 +75,23 @@ def raised_homography(homography: np.ndarray, image_size: tuple[int, int],
 
 @dataclass(frozen=True)
 class HoleSamples:
-    """Pixels of every hole of one frame: ``disc`` (N, D, 3) and ``ring`` (N, R, 3) float32."""
+    """Pixels of every hole of one frame: ``disc`` (N, D, 3), ``ring`` (N, R, 3) and ``rim``
+    (N, M, 3) float32."""
 
     disc: np.ndarray
     ring: np.ndarray
+    rim: np.ndarray
 
 
 class HoleSampler:
-    """Samples the disc and ring of every hole of a profile, in profile order."""
+    """Samples the disc, ring and rim of every hole of a profile, in profile order."""
 
     def __init__(self, profile: BoardProfile) -> None:
         self.profile = profile
         self.centres = np.array([(hole.x, hole.y) for hole in profile.holes])
         self._disc_mm = (self.centres[:, None, :] + DISC_OFFSETS[None]).reshape(-1, 2)
         self._ring_mm = (self.centres[:, None, :] + RING_OFFSETS[None]).reshape(-1, 2)
+        self._rim_mm = (self.centres[:, None, :] + RIM_OFFSETS[None]).reshape(-1, 2)
         self._pixels_of: tuple[tuple[bytes, tuple[int, int]], np.ndarray] | None = None
 
     def sample(self, image: np.ndarray, homography: np.ndarray) -> HoleSamples:
@@ -95,11 +100,11 @@ class HoleSampler:
         points = self._pixels(homography, (width, height))
         pixels = cv2.remap(image, points, None, cv2.INTER_LINEAR,
                            borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-        split = len(DISC_OFFSETS)
-        return HoleSamples(pixels[:, :split], pixels[:, split:])
+        disc, ring = len(DISC_OFFSETS), len(DISC_OFFSETS) + len(RING_OFFSETS)
+        return HoleSamples(pixels[:, :disc], pixels[:, disc:ring], pixels[:, ring:])
 
     def _pixels(self, homography: np.ndarray, image_size: tuple[int, int]) -> np.ndarray:
-        """(N, D + R, 2) float32 pixel positions of every hole's disc, then ring points; kept
+        """(N, D + R + M, 2) float32 pixel positions of every hole's disc, ring and rim; kept
         while the homography stays the same (the locator keeps its fit while nothing moves)."""
         key = (homography.tobytes(), image_size)
         cached = self._pixels_of
@@ -109,7 +114,8 @@ class HoleSampler:
         count = len(self.centres)
         disc_px = _project(marble, self._disc_mm).reshape(count, -1, 2)
         ring_px = _project(homography, self._ring_mm).reshape(count, -1, 2)
-        points = np.concatenate([disc_px, ring_px], axis=1).astype(np.float32)
+        rim_px = _project(homography, self._rim_mm).reshape(count, -1, 2)
+        points = np.concatenate([disc_px, ring_px, rim_px], axis=1).astype(np.float32)
         self._pixels_of = (key, points)
         return points
 

@@ -281,7 +281,7 @@ class BoardReader:
         prototypes = self.prototypes or default_prototypes(self.profile, features)
         residual = prototypes.scaled_residuals(features)  # (C, N, F)
         distance = np.sqrt((residual ** 2).sum(axis=2))
-        scores = -distance
+        scores = -0.5 * distance ** 2  # log-likelihoods, unless the match network scores
         evidence = pairs = None
         if self.learned is not None and self.reference is not None:
             pairs = self._pair_evidence(features, prototypes, residual)
@@ -295,9 +295,8 @@ class BoardReader:
         else:
             hidden = self._doubtful_without_reference(features, distance)
         best = scores.argmax(axis=0)
-        squared = distance ** 2
-        likelihood = np.exp(-0.5 * (squared - squared.min(axis=0)))
-        confidence = likelihood.max(axis=0) / likelihood.sum(axis=0)
+        weights = np.exp(scores - scores.max(axis=0))
+        confidence = 1.0 / weights.sum(axis=0)  # the best class's share
         names = tuple(prototypes.names[index] for index in best)
         holes: dict[str, str | None] = {}
         for index, hole_id in enumerate(self.ids):
@@ -313,7 +312,7 @@ class BoardReader:
         assert self.reference is not None
         drift = np.median(features.ring - self.reference.ring, axis=0)
         changes = look_changes(features, self.reference, drift, self._class_centres)
-        _, disc_match = features.pattern_match(self.reference)
+        _, disc_match, _ = features.pattern_match(self.reference)
         return PairEvidence(residual=residual, means=prototypes.means, look_change=changes,
                             ring_clipped=features.ring_clipped,
                             centre_clipped=features.centre_clipped, kinds=self._kinds,
@@ -326,7 +325,7 @@ class BoardReader:
         assert self.baseline is not None and self.reference is not None
         surface = self.grid.sample(image, fit.homography)
         region, ring_changed = self.baseline.foreign_regions(surface, features.ring)
-        ring_match, disc_match = features.pattern_match(self.reference)
+        ring_match, disc_match, rim_match = features.pattern_match(self.reference)
         brightness = np.array([0.0] + [float(prototypes.means[c, 0, :3].mean())
                                        for c in range(1, len(prototypes.names))])
         return HoleEvidence(
@@ -337,8 +336,9 @@ class BoardReader:
             kinds=self._kinds, adjacent=self._adjacent, around=self._neighbours,
             ring_delta=features.ring - self.reference.ring,
             centre_delta=features.centre - self.reference.centre,
-            ring_match=ring_match, disc_match=disc_match,
-            texture_change=features.ring_texture - self.reference.ring_texture)
+            ring_match=ring_match, disc_match=disc_match, rim_match=rim_match,
+            texture_change=features.ring_texture - self.reference.ring_texture,
+            sectors=features.sector_change(self.reference))
 
     def _doubtful_without_reference(self, features: HoleFeatures,
                                     distance: np.ndarray) -> np.ndarray:

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vision.features import brightness
+
 REACH_CAP_MM = 100.0  # farther from a foreign region than this counts as far
 STRANGE = 4.5  # scaled distance to every class beyond which a hole looks like nothing known
 DOUBTFUL = 3.0  # ... and beyond which it is in doubt
@@ -31,6 +33,9 @@ INPUTS = (
     "ring chroma change", "ring brightness change", "centre change", "centre brightness change",
     "light change", "ring pattern match", "ring match below typical", "disc pattern match",
     "texture change", "adjacent worst ring match", "around worst ring match",
+    "sector chroma change", "sector darkening", "sector brightening",
+    "rim sector chroma change", "rim sector darkening", "rim sector brightening",
+    "adjacent sector chroma change", "gaussian agrees", "rim pattern match",
 )
 
 
@@ -45,9 +50,10 @@ class HoleEvidence:
     and ``centre_clipped`` (N, 3) bool, ``kinds`` (N, 3) one-hot track/home/kennel,
     ``adjacent`` and ``around`` (N, N) bool neighbourhoods, ``ring_delta`` and
     ``centre_delta`` (N, 3) log colour change of the ring and centre since the reference,
-    ``ring_match`` and ``disc_match`` (N,) how well their brightness patterns still agree
-    with the reference's (`HoleFeatures.pattern_match`), ``texture_change`` (N,) the change
-    of the ring's relative brightness spread.
+    ``ring_match``, ``disc_match`` and ``rim_match`` (N,) how well their brightness patterns
+    still agree with the reference's (`HoleFeatures.pattern_match`), ``texture_change`` (N,)
+    the change of the ring's relative brightness spread, ``sectors`` (6, N) how unevenly
+    ring and rim changed (`HoleFeatures.sector_change`).
     """
 
     distance: np.ndarray
@@ -66,7 +72,9 @@ class HoleEvidence:
     centre_delta: np.ndarray
     ring_match: np.ndarray
     disc_match: np.ndarray
+    rim_match: np.ndarray
     texture_change: np.ndarray
+    sectors: np.ndarray
 
     @property
     def best(self) -> np.ndarray:
@@ -94,7 +102,7 @@ class HoleEvidence:
         # Light changed over the whole board: the median change of the rings takes it out.
         drift = np.median(self.ring_delta, axis=0)
         ring = self.ring_delta - drift
-        ring_brightness = ring.mean(axis=1)
+        ring_brightness = brightness(ring)
         ring_chroma = np.linalg.norm(ring - ring_brightness[:, None], axis=1)
         centre = self.centre_delta - drift
         columns = [
@@ -106,10 +114,12 @@ class HoleEvidence:
             (self.around & strange[None, :]).sum(axis=1),
             (self.around & doubtful[None, :]).sum(axis=1), adjacent_weakest,
             np.full(count, doubtful.mean()), np.full(count, (self.reach <= NEAR_REGION_MM).mean()),
-            ring_chroma, ring_brightness, np.linalg.norm(centre, axis=1), centre.mean(axis=1),
+            ring_chroma, ring_brightness, np.linalg.norm(centre, axis=1), brightness(centre),
             np.full(count, drift.mean()), self.ring_match,
             self.ring_match - np.median(self.ring_match), self.disc_match, self.texture_change,
             np.where(self.adjacent, self.ring_match[None, :], 1.0).min(axis=1),
             np.where(self.around, self.ring_match[None, :], 1.0).min(axis=1),
+            *self.sectors, np.where(self.adjacent, self.sectors[0][None, :], 0.0).max(axis=1),
+            self.distance.argmin(axis=0) == best, self.rim_match,
         ]
         return np.column_stack(columns).astype(np.float32)

@@ -1,0 +1,54 @@
+"""Per-hole measurements: light cancels, a hand's edge and a covered grain do not."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.features import SECTORS, HoleFeatures, brightness
+from vision.holes import DISC_OFFSETS, RIM_OFFSETS, RING_OFFSETS, HoleSamples
+
+
+def _samples(rng: np.random.Generator, holes: int = 5) -> HoleSamples:
+    """Wood-like grain around empty holes: a brownish colour with brightness texture."""
+    def grain(points: int) -> np.ndarray:
+        level = rng.uniform(0.8, 1.2, (holes, points, 1))
+        return (np.array([70.0, 110.0, 160.0]) * level).astype(np.float32)
+
+    return HoleSamples(grain(len(DISC_OFFSETS)) * 0.5, grain(len(RING_OFFSETS)),
+                       grain(len(RIM_OFFSETS)))
+
+
+def _scaled(samples: HoleSamples, factor: float) -> HoleSamples:
+    return HoleSamples(samples.disc * factor, samples.ring * factor, samples.rim * factor)
+
+
+def test_brightness_is_the_mean_of_the_channels():
+    colours = np.random.default_rng(1).uniform(0, 255, (4, 6, 3)).astype(np.float32)
+    assert np.allclose(brightness(colours), colours.mean(axis=2), atol=1e-3)
+
+
+def test_dimmer_light_keeps_the_grain_and_changes_no_sector():
+    samples = _samples(np.random.default_rng(2))
+    reference = HoleFeatures.measure(samples)
+    dimmer = HoleFeatures.measure(_scaled(samples, 0.6))
+    ring, disc, rim = dimmer.pattern_match(reference)
+    assert np.allclose(ring, 1, atol=1e-3) and np.allclose(disc, 1, atol=1e-3)
+    assert np.allclose(rim, 1, atol=1e-3)
+    assert np.abs(dimmer.sector_change(reference)).max() < 0.01
+
+
+def test_a_hand_over_one_side_shows_in_its_sectors_and_pattern():
+    rng = np.random.default_rng(3)
+    samples = _samples(rng)
+    reference = HoleFeatures.measure(samples)
+    covered = HoleSamples(samples.disc, samples.ring.copy(), samples.rim.copy())
+    # Skin over the part of ring and rim with x > 5 mm on hole 0 only.
+    for pixels, offsets in ((covered.ring, RING_OFFSETS), (covered.rim, RIM_OFFSETS)):
+        pixels[0, offsets[:, 0] > 5] = (120, 150, 210)
+    now = HoleFeatures.measure(covered)
+    chroma, _, brightest = now.sector_change(reference)[:3]
+    assert chroma[0] > 0.1 and brightest[0] > 0.2
+    assert np.abs(chroma[1:]).max() < 1e-4
+    ring, _, rim = now.pattern_match(reference)
+    assert ring[0] < 0.9 and rim[0] < 0.9 and np.allclose(ring[1:], 1, atol=1e-3)
+    assert now.ring_sectors.shape == (5, SECTORS, 3)
