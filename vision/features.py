@@ -59,6 +59,14 @@ def brightness(colours: np.ndarray) -> np.ndarray:
     return colours @ _THIRD.astype(colours.dtype, copy=False)
 
 
+def medians(rows: np.ndarray) -> np.ndarray:
+    """The median along the last axis, as np.median(rows, axis=-1) but several times faster
+    on short rows."""
+    count = rows.shape[-1]
+    middle = np.partition(rows, [(count - 1) // 2, count // 2], axis=-1)
+    return (middle[..., (count - 1) // 2] + middle[..., count // 2]) / 2
+
+
 def _pattern(light: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per hole (rows): brightness less its mean scaled to unit length, and its spread."""
     centred = light - light.mean(axis=1, keepdims=True)
@@ -113,7 +121,7 @@ class HoleFeatures:
         colour (chroma) change, the deepest darkening and the strongest brightening, for the
         ring, then the rim. A hand's edge changes a few sectors; light changes them alike."""
         ring = self.ring_sectors - other.ring_sectors
-        light = np.median(ring, axis=1, keepdims=True)
+        light = medians(ring.transpose(0, 2, 1))[:, None, :]
         described = []
         for change in (ring - light, self.rim_sectors - other.rim_sectors - light):
             level = brightness(change)

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from hw import BoardProfile
-from vision.features import HoleFeatures
+from vision.features import HoleFeatures, medians
 from vision.holes import HoleSampler
 from vision.locate import BoardFit, Locator
 from vision.match import INPUTS as MATCH_INPUTS
@@ -284,10 +284,12 @@ class BoardReader:
         scores = -0.5 * distance ** 2  # log-likelihoods, unless the match network scores
         evidence = pairs = None
         if self.learned is not None and self.reference is not None:
-            pairs = self._pair_evidence(features, prototypes, residual)
+            patterns = features.pattern_match(self.reference)  # ring, disc, rim
+            pairs = self._pair_evidence(features, prototypes, residual, patterns[1])
             if self.learned.match is not None:
                 scores = self.learned.match.logits(pairs.matrix()).reshape(distance.shape)
-            evidence = self._evidence(image, fit, features, prototypes, distance, scores)
+            evidence = self._evidence(image, fit, features, prototypes, distance, scores,
+                                      patterns)
             hidden = np.zeros(len(self.ids), bool)
             if self.learned.trust is not None:
                 hidden = self.learned.trust.logits(evidence.matrix()) < (
@@ -307,25 +309,24 @@ class BoardReader:
                            features, names, evidence, pairs)
 
     def _pair_evidence(self, features: HoleFeatures, prototypes: Prototypes,
-                       residual: np.ndarray) -> PairEvidence:
+                       residual: np.ndarray, disc_match: np.ndarray) -> PairEvidence:
         """What the match network weighs per (class, hole) (needs the reference frame)."""
         assert self.reference is not None
-        drift = np.median(features.ring - self.reference.ring, axis=0)
+        drift = medians((features.ring - self.reference.ring).T)
         changes = look_changes(features, self.reference, drift, self._class_centres)
-        _, disc_match, _ = features.pattern_match(self.reference)
         return PairEvidence(residual=residual, means=prototypes.means, look_change=changes,
                             ring_clipped=features.ring_clipped,
                             centre_clipped=features.centre_clipped, kinds=self._kinds,
                             disc_match=disc_match, drift=drift)
 
     def _evidence(self, image: np.ndarray, fit: BoardFit, features: HoleFeatures,
-                  prototypes: Prototypes, distance: np.ndarray,
-                  scores: np.ndarray) -> HoleEvidence:
+                  prototypes: Prototypes, distance: np.ndarray, scores: np.ndarray,
+                  patterns: tuple[np.ndarray, np.ndarray, np.ndarray]) -> HoleEvidence:
         """What the trust network weighs per hole (needs the reference frame)."""
         assert self.baseline is not None and self.reference is not None
         surface = self.grid.sample(image, fit.homography)
         region, ring_changed = self.baseline.foreign_regions(surface, features.ring)
-        ring_match, disc_match, rim_match = features.pattern_match(self.reference)
+        ring_match, disc_match, rim_match = patterns
         brightness = np.array([0.0] + [float(prototypes.means[c, 0, :3].mean())
                                        for c in range(1, len(prototypes.names))])
         return HoleEvidence(

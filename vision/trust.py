@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.features import brightness
+from vision.features import brightness, medians
 
 REACH_CAP_MM = 100.0  # farther from a foreign region than this counts as far
 STRANGE = 4.5  # scaled distance to every class beyond which a hole looks like nothing known
@@ -90,36 +90,44 @@ class HoleEvidence:
         nearest = ordered[0]
         second = ordered[1] if len(ordered) > 1 else ordered[0] + 10
         top = np.sort(self.scores, axis=0)
-        best_score = top[-1]
         margin = top[-1] - top[-2] if len(top) > 1 else np.full(count, 10.0)
-        strange = nearest > STRANGE
-        doubtful = nearest > DOUBTFUL
+        strange = (nearest > STRANGE).astype(np.float32)
+        doubtful = (nearest > DOUBTFUL).astype(np.float32)
         log_nearest = np.log1p(nearest)
-        adjacent_max = np.where(self.adjacent, log_nearest[None, :], 0.0).max(axis=1)
-        around_max = np.where(self.around, log_nearest[None, :], 0.0).max(axis=1)
-        adjacent_weakest = np.where(self.adjacent, margin[None, :], 10.0).min(axis=1)
+        adjacent = self.adjacent.astype(np.float32)
+        around = self.around.astype(np.float32)
         reach = np.minimum(self.reach, REACH_CAP_MM)
         # Light changed over the whole board: the median change of the rings takes it out.
-        drift = np.median(self.ring_delta, axis=0)
+        drift = medians(self.ring_delta.T)
         ring = self.ring_delta - drift
         ring_brightness = brightness(ring)
         ring_chroma = np.linalg.norm(ring - ring_brightness[:, None], axis=1)
         centre = self.centre_delta - drift
         columns = [
-            np.log1p(self.distance[best, holes]), log_nearest, np.log1p(second), best_score,
+            np.log1p(self.distance[best, holes]), log_nearest, np.log1p(second), top[-1],
             margin, best == 0, self.class_brightness[best], self.unevenness,
             reach / REACH_CAP_MM, reach <= AT_REGION_MM, self.ring_changed, self.flat,
             self.ring_clipped.sum(axis=1) / 3, self.centre_clipped.sum(axis=1) / 3,
-            *self.kinds.T, adjacent_max, around_max,
-            (self.around & strange[None, :]).sum(axis=1),
-            (self.around & doubtful[None, :]).sum(axis=1), adjacent_weakest,
+            *self.kinds.T, _largest(adjacent, log_nearest), _largest(around, log_nearest),
+            around @ strange, around @ doubtful,
+            10 - _largest(adjacent, 10 - np.minimum(margin, 10)),
             np.full(count, doubtful.mean()), np.full(count, (self.reach <= NEAR_REGION_MM).mean()),
             ring_chroma, ring_brightness, np.linalg.norm(centre, axis=1), brightness(centre),
             np.full(count, drift.mean()), self.ring_match,
-            self.ring_match - np.median(self.ring_match), self.disc_match, self.texture_change,
-            np.where(self.adjacent, self.ring_match[None, :], 1.0).min(axis=1),
-            np.where(self.around, self.ring_match[None, :], 1.0).min(axis=1),
-            *self.sectors, np.where(self.adjacent, self.sectors[0][None, :], 0.0).max(axis=1),
+            self.ring_match - medians(self.ring_match[None, :])[0], self.disc_match,
+            self.texture_change,
+            1 - _largest(adjacent, 1 - self.ring_match), 1 - _largest(around, 1 - self.ring_match),
+            *self.sectors, _largest(adjacent, self.sectors[0]),
             self.distance.argmin(axis=0) == best, self.rim_match,
         ]
-        return np.column_stack(columns).astype(np.float32)
+        rows = np.empty((count, len(columns)), np.float32)
+        for index, column in enumerate(columns):
+            rows[:, index] = column
+        return rows
+
+
+def _largest(neighbours: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Per hole the largest of its neighbours' non-negative `values` (0 without neighbours);
+    `neighbours` (N, N) is 1.0 where two holes are neighbours. A product is far faster than
+    masking."""
+    return (neighbours * values[None, :].astype(np.float32)).max(axis=1)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.features import SECTORS, HoleFeatures, brightness
+from vision.features import SECTORS, HoleFeatures, brightness, medians
 from vision.holes import DISC_OFFSETS, RIM_OFFSETS, RING_OFFSETS, HoleSamples
 
 
@@ -25,6 +25,13 @@ def _scaled(samples: HoleSamples, factor: float) -> HoleSamples:
 def test_brightness_is_the_mean_of_the_channels():
     colours = np.random.default_rng(1).uniform(0, 255, (4, 6, 3)).astype(np.float32)
     assert np.allclose(brightness(colours), colours.mean(axis=2), atol=1e-3)
+
+
+def test_medians_are_numpys_along_the_last_axis():
+    rng = np.random.default_rng(4)
+    for count in (1, 2, 5, 8, 191):
+        values = rng.normal(size=(3, 4, count)).astype(np.float32)
+        assert np.allclose(medians(values), np.median(values, axis=-1))
 
 
 def test_dimmer_light_keeps_the_grain_and_changes_no_sector():
