@@ -1,4 +1,4 @@
-"""Hands, arms, cards and other things over the board: which holes they hide.
+"""Hands, arms, cards and other things over the board: where the bare board changed.
 
 The bare board is sampled on a grid between the holes (every few millimetres, away from holes,
 markers and the edge) and in a ring around every hole, and compared with the same points of
@@ -7,8 +7,8 @@ the reference frame (a `Baseline`, learnt once). Light that changed over the who
 light: shadows and gradients darken or brighten the channels alike, glare pales the board's
 colour in a known direction. Points whose colour changed beyond that (and beyond the frame's
 own noise), or that became darker than any shadow, are *foreign*; foreign regions large enough
-to be a finger or a card are grown by a margin, and every hole they touch is hidden. The
-reader adds the tests on the holes themselves (see `vision.read`).
+to be a finger or a card count. Each hole's distance to them is part of the evidence on which
+the reader's trust network decides (`vision.trust`).
 """
 
 from __future__ import annotations
@@ -40,8 +40,6 @@ PALED_LIMIT = 0.3  # log colour change toward white that no light explains
 GLINT_SCALE_MM = 40.0  # a glint is brighter than the board this far around it ...
 GLINT_LIMIT = 0.08  # ... by this much (log brightness)
 RING_REACH_MM = 12.0  # a changed ring stands for this much board around its hole
-CORE_REACH_MM = 12.0  # a hole this close to a foreign region is hidden
-NEAR_REACH_MM = 19.0  # this close, hidden unless it looks clearly like a known class
 BLIND_MARGIN = 0.15  # log: how far below clipping a channel must be to tell a colour there
 BLIND_MIN_POINTS = 50  # unclipped surface points needed to tell the board's typical colour
 DRIFT_SUBSAMPLE = 5  # every so many surface points estimate the board-wide light change
