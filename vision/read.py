@@ -244,6 +244,7 @@ class BoardReader:
         self.reference: HoleFeatures | None = None
         self.learned = learned
         self._class_centres = np.zeros(0)
+        self._class_brightness = np.zeros(0)
         if reference is not None:
             self.locator.locate(reference)
             empty = [(h.x, h.y) for h in profile.holes if h.kind != "kennel"]
@@ -258,6 +259,9 @@ class BoardReader:
                                      for h in profile.holes])
             self._class_centres = class_centres(kennel_seats, seats, features.centre,
                                                 ~self._kinds[:, 2])
+            # Each class's mean log ratio to the board (0 for empty).
+            self._class_brightness = np.array(
+                [0.0] + [float(m[0, :3].mean()) for m in self.prototypes.means[1:]])
             self.baseline = Baseline.learn(self.grid, self.grid.sample(reference, fit.homography),
                                            features.ring)
 
@@ -327,10 +331,8 @@ class BoardReader:
         surface = self.grid.sample(image, fit.homography)
         region, ring_changed = self.baseline.foreign_regions(surface, features.ring)
         ring_match, disc_match, rim_match = patterns
-        brightness = np.array([0.0] + [float(prototypes.means[c, 0, :3].mean())
-                                       for c in range(1, len(prototypes.names))])
         return HoleEvidence(
-            distance=distance, scores=scores, class_brightness=brightness,
+            distance=distance, scores=scores, class_brightness=self._class_brightness,
             reach=region_distance(self.grid, region), ring_changed=ring_changed,
             flat=features.look_flat(), unevenness=features.unevenness(prototypes.paint),
             ring_clipped=features.ring_clipped, centre_clipped=features.centre_clipped,
