@@ -1,14 +1,15 @@
 """Train the reader's learned parts (`vision.match`, `vision.trust`) on rendered frames.
 
-    .venv/bin/python bench/train_reader.py [--cases 4000] [--seeds 7 8] [--jobs 2]
-        [--data /tmp/reader-data.pkl]
+    .venv/bin/python bench/train_reader.py [--cases 4000] [--seeds 7 8 9] [--wide-drift 9]
+        [--jobs 2] [--data /tmp/reader-data.pkl]
 
 Renders benchmark-like cases (`bench/vision.py`'s positions and conditions, a third with
-hands or cards) with seeds of their own — the benchmark uses 2024, keep them apart —,
-`--cases` per seed, and reads them raw (Gaussian ranking, every hole reported), keeping per
-hole the evidence of both networks and the truth. `--data` keeps these, so that training can
-be repeated without rendering (seeds missing in it are rendered and added). Four fifths of the
-cases train, the other fifth says how well that went:
+hands or cards) with seeds of their own (the benchmark uses 2024: keep them apart), `--cases`
+per seed; for the `--wide-drift` seeds the reference's light lies farther from the game
+frame's than the benchmark draws it. Reads them raw (Gaussian ranking, every hole reported),
+keeping per hole the evidence of both networks and the truth. `--data` keeps these, so that
+training can be repeated without rendering (seeds missing in it are rendered and added). Four
+fifths of the cases train, the other fifth says how well that went:
 
 1. the match network learns, per (class, hole) pair, whether the class is the hole's;
 2. the trust network learns, per hole, whether the match network's best class may be
@@ -47,6 +48,7 @@ from hw import load_profile  # noqa: E402
 from vision import match, trust  # noqa: E402
 from vision.network import MODELS, Network  # noqa: E402
 from vision.read import BoardReader, Learned  # noqa: E402
+from vision.render import RenderConditions  # noqa: E402
 
 _spec = importlib.util.spec_from_file_location("bench_vision", ROOT / "bench" / "vision.py")
 assert _spec and _spec.loader
@@ -57,9 +59,20 @@ _spec.loader.exec_module(bench)
 HIDDEN = (32, 32)
 
 
-def collect(seed: int, cases: range) -> list[dict]:
+def wider_drift(test: RenderConditions, reference: RenderConditions,
+                rng: np.random.Generator) -> RenderConditions:
+    """The reference frame's light drawn farther from the game frame's than the benchmark
+    does: level ×0.5–1.6, colour temperature ±1 800 K (daylight at the start, lamps later)."""
+    return replace(
+        reference,
+        light_level=float(np.clip(test.light_level * rng.uniform(0.5, 1.6), 0.3, 1.4)),
+        color_temperature_k=float(np.clip(test.color_temperature_k + rng.uniform(-1800, 1800),
+                                          2700, 6500)))
+
+
+def collect(seed: int, cases: range, wide: bool = False) -> list[dict]:
     """Per case: both evidences of a raw reading, the truth's class index per hole (-1: not
-    a learnt class), which holes are under a hand."""
+    a learnt class), which holes are under a hand; `wide`: with `wider_drift`."""
     cv2.setNumThreads(1)
     profiles = [load_profile("brandi-4"), load_profile("brandi-6")]
     records = []
@@ -68,6 +81,8 @@ def collect(seed: int, cases: range) -> list[dict]:
         profile = profiles[case % 2]
         case_seed = seed * 1000 + 2 * case
         test, reference, occupancy = bench.draw_case(profile, rng, case_seed)
+        if wide:
+            reference = wider_drift(test, reference, rng)
         start = bench.render(profile, bench.start_occupancy(profile), reference, seed=case_seed)
         frame = bench.render(profile, occupancy, test, seed=case_seed + 1)
         try:
@@ -78,7 +93,7 @@ def collect(seed: int, cases: range) -> list[dict]:
         assert reader.prototypes is not None
         names = reader.prototypes.names
         truth = [names.index(occupancy[h]) if occupancy[h] in names else -1 for h in reader.ids]
-        records.append({"seed": seed, "case": case, "pairs": reading.pairs,
+        records.append({"seed": seed, "wide": wide, "case": case, "pairs": reading.pairs,
                         "evidence": reading.evidence, "truth": np.array(truth),
                         "under": np.array([h in frame.occluded for h in reader.ids])})
     return records
@@ -156,7 +171,9 @@ def match_scores(network: Network, record: dict) -> np.ndarray:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=int, default=4000, help="cases per seed")
-    parser.add_argument("--seeds", type=int, nargs="+", default=[7, 8])
+    parser.add_argument("--seeds", type=int, nargs="+", default=[7, 8, 9])
+    parser.add_argument("--wide-drift", type=int, nargs="*", default=[9], metavar="SEED",
+                        help="seeds whose reference light drifts farther (wider_drift)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--data", type=Path, help="raw readings: loaded if it exists, else kept")
     parser.add_argument("--hidden-cost", type=float, default=50.0)
@@ -168,8 +185,8 @@ def main() -> int:
     missing = [seed for seed in args.seeds if seed not in {r["seed"] for r in records}]
     if missing:
         with ProcessPoolExecutor(args.jobs) as pool:
-            jobs = [(seed, range(j, args.cases, args.jobs)) for seed in missing
-                    for j in range(args.jobs)]
+            jobs = [(seed, range(j, args.cases, args.jobs), seed in args.wide_drift)
+                    for seed in missing for j in range(args.jobs)]
             for part in pool.map(collect, *zip(*jobs, strict=True)):
                 records += part
         if args.data:

@@ -59,6 +59,11 @@ def brightness(colours: np.ndarray) -> np.ndarray:
     return colours @ _THIRD.astype(colours.dtype, copy=False)
 
 
+def length(colours: np.ndarray) -> np.ndarray:
+    """Euclidean length along the last axis (B, G, R), as `brightness` faster than numpy's."""
+    return np.sqrt((colours * colours) @ np.ones(3, colours.dtype))
+
+
 def medians(rows: np.ndarray) -> np.ndarray:
     """The median along the last axis, as np.median(rows, axis=-1) but several times faster
     on short rows."""
@@ -125,7 +130,7 @@ class HoleFeatures:
         described = []
         for change in (ring - light, self.rim_sectors - other.rim_sectors - light):
             level = brightness(change)
-            chroma = np.linalg.norm(change - level[..., None], axis=2)
+            chroma = length(change - level[..., None])
             described += [chroma.max(axis=1), level.min(axis=1), level.max(axis=1)]
         return np.stack(described)
 

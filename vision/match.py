@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.features import CLIPPED_LOG, HoleFeatures
+from vision.features import CLIPPED_LOG, HoleFeatures, length
 
 INPUTS = (
     "residual b", "residual g", "residual r", "residual unevenness", "distance",
@@ -55,7 +55,7 @@ class PairEvidence:
         stacked = np.concatenate([
             self.residual, distance[..., None], (distance - distance.min(axis=0))[..., None],
             is_empty, self.means, self.look_change,
-            np.linalg.norm(self.look_change, axis=2)[..., None],
+            length(self.look_change)[..., None],
             np.broadcast_to(per_hole, (classes, *per_hole.shape)),
         ], axis=2)
         return stacked.reshape(classes * holes, -1).astype(np.float32)

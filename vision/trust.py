@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.features import brightness, medians
+from vision.features import brightness, length, medians
 
 REACH_CAP_MM = 100.0  # farther from a foreign region than this counts as far
 STRANGE = 4.5  # scaled distance to every class beyond which a hole looks like nothing known
@@ -101,7 +101,7 @@ class HoleEvidence:
         drift = medians(self.ring_delta.T)
         ring = self.ring_delta - drift
         ring_brightness = brightness(ring)
-        ring_chroma = np.linalg.norm(ring - ring_brightness[:, None], axis=1)
+        ring_chroma = length(ring - ring_brightness[:, None])
         centre = self.centre_delta - drift
         columns = [
             np.log1p(self.distance[best, holes]), log_nearest, np.log1p(second), top[-1],
@@ -112,7 +112,7 @@ class HoleEvidence:
             around @ strange, around @ doubtful,
             10 - _largest(adjacent, 10 - np.minimum(margin, 10)),
             np.full(count, doubtful.mean()), np.full(count, (self.reach <= NEAR_REGION_MM).mean()),
-            ring_chroma, ring_brightness, np.linalg.norm(centre, axis=1), brightness(centre),
+            ring_chroma, ring_brightness, length(centre), brightness(centre),
             np.full(count, drift.mean()), self.ring_match,
             self.ring_match - medians(self.ring_match[None, :])[0], self.disc_match,
             self.texture_change,

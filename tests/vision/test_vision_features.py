@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.features import SECTORS, HoleFeatures, brightness, medians
+from vision.features import SECTORS, HoleFeatures, brightness, length, medians
 from vision.holes import DISC_OFFSETS, RIM_OFFSETS, RING_OFFSETS, HoleSamples
 
 
@@ -25,6 +25,11 @@ def _scaled(samples: HoleSamples, factor: float) -> HoleSamples:
 def test_brightness_is_the_mean_of_the_channels():
     colours = np.random.default_rng(1).uniform(0, 255, (4, 6, 3)).astype(np.float32)
     assert np.allclose(brightness(colours), colours.mean(axis=2), atol=1e-3)
+
+
+def test_length_is_the_euclidean_norm_of_the_colour():
+    colours = np.random.default_rng(5).normal(size=(4, 6, 3)).astype(np.float32)
+    assert np.allclose(length(colours), np.linalg.norm(colours, axis=-1), atol=1e-5)
 
 
 def test_medians_are_numpys_along_the_last_axis():
