@@ -29,10 +29,10 @@ INPUTS = (
 class PairEvidence:
     """Per class and hole: ``residual`` (C, N, 4) scaled, ``means`` (C, N, 4) the class
     looks, ``look_change`` (C, N, 3) log centre colour now minus the class's reference centre
-    colour at that hole (board-wide light change taken out); per hole ``ring_clipped`` and
-    ``centre_clipped`` (N, 3) bool, ``kinds`` (N, 3) one-hot, ``disc_match`` (N,) how well
-    the disc's brightness pattern agrees with the reference's; ``drift`` (3,) the board-wide
-    light change."""
+    colour at that hole, less the light's change there (`look_changes`); per hole
+    ``ring_clipped`` and ``centre_clipped`` (N, 3) bool, ``kinds`` (N, 3) one-hot,
+    ``disc_match`` (N,) how well the disc's brightness pattern agrees with the reference's;
+    ``drift`` (3,) the board-wide light change."""
 
     residual: np.ndarray
     means: np.ndarray

@@ -13,10 +13,13 @@ falling on that spot (level, colour temperature, a shadow across the board) canc
 
 Seat colours are learnt from a *reference* frame taken at the start of a game (every marble in
 its kennel, the track and homes empty): each kennel gives its seat's colour, each empty hole
-its own empty look. Without a reference the reader falls back to default colour prototypes
-and takes the empty look from the track itself (most track holes are empty in any game):
-less robust, documented in docs/vision.md. Holes under a hand or an object are reported as
-``"?"`` (see :mod:`vision.occlusion`).
+its own empty look, and the Gaussian distance of every hole to every class follows. With the
+reference, two small learned networks decide: `vision.match` ranks each hole's classes,
+`vision.trust` says whether the best may be reported or the hole is ``"?"`` (a hand, a card,
+doubt; `vision.occlusion` finds where the bare board changed). Without a reference the reader
+falls back to default colour prototypes, takes the empty look from the track itself (most
+track holes are empty in any game) and hides holes by hand-made rules: less robust,
+documented in docs/vision.md.
 """
 
 from __future__ import annotations

@@ -5,9 +5,10 @@ its best class and how clearly it beats the runner-up, how far the nearest hand 
 whether the board around the hole and the hole itself changed since the reference frame in a
 way light does not explain, how strange its neighbours look) and a small network
 (`vision.network`, ``models/hole_trust.npz``) turns that into the log-odds that the best class
-is right. Holes below the network's threshold are reported as unknown. The threshold was
-chosen in training (`bench/train_reader.py`) so that a definite wrong colour under a hand costs
-many times a false unknown.
+may be reported: that it is right and the hole is not under a hand. Holes below the network's
+threshold are reported as unknown. The threshold was chosen in training
+(`bench/train_reader.py`) so that a definite wrong colour under a hand costs as much as 50
+false unknowns.
 """
 
 from __future__ import annotations
