@@ -157,17 +157,21 @@ class HoleFeatures:
         return self.spread / level
 
     def residuals(self, vectors: np.ndarray, means: np.ndarray) -> np.ndarray:
-        """``vectors - means`` where clipping allows it: a clipped ring makes the measured
+        """``vectors - means`` (C, N, F) where clipping allows it: a clipped ring makes the measured
         ratio an upper bound of the true one, a clipped centre a lower bound (each by up to
         `CLIP_SLACK`: what is clipped is rarely far above the clipping level), both: unknown."""
         residual = vectors - means
-        colour = residual[..., :3]
-        ring, centre = self.ring_clipped, self.centre_clipped
+        clipped = np.flatnonzero((self.ring_clipped | self.centre_clipped).any(axis=1))
+        if not len(clipped):
+            return residual
+        # Only the few holes with a clipped channel need the bounds.
+        colour = residual[:, clipped, :3]
+        ring, centre = self.ring_clipped[clipped], self.centre_clipped[clipped]
         below = np.minimum(colour, 0) + np.maximum(colour - CLIP_SLACK, 0)
         above = np.maximum(colour, 0) + np.minimum(colour + CLIP_SLACK, 0)
-        colour[...] = np.where(ring & ~centre, below, colour)
-        colour[...] = np.where(centre & ~ring, above, colour)
-        colour[...] = np.where(ring & centre, 0.0, colour)
+        colour = np.where(ring & ~centre, below, colour)
+        colour = np.where(centre & ~ring, above, colour)
+        residual[:, clipped, :3] = np.where(ring & centre, 0.0, colour)
         return residual
 
     def vectors(self, paint: np.ndarray) -> np.ndarray:
