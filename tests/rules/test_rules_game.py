@@ -139,26 +139,28 @@ def _discard_everything(game: Game) -> None:
 # -- section 7: rounds and deals --------------------------------------------------------------
 
 
-def test_s7_deal_sequence_6_5_4_3_2_then_6_again() -> None:
-    game = referee()
-    sizes = []
-    for _ in range(7):
-        sizes.append(game.deal().cards)
-        assert game.counts == (sizes[-1],) * 4
+def deal_rounds(game: Game, rounds: int) -> list[tuple[int, tuple[int, ...]]]:
+    """Play `rounds` rounds (deal, exchange, everyone folds): per round the cards dealt and
+    the hand sizes right after the deal."""
+    dealt = []
+    for _ in range(rounds):
+        cards = game.deal().cards
+        dealt.append((cards, game.counts))
         game.exchange()
         fold_round(game)
-    assert sizes == [6, 5, 4, 3, 2, 6, 5]
+    return dealt
+
+
+def test_s7_deal_sequence_6_5_4_3_2_then_6_again() -> None:
+    dealt = deal_rounds(referee(), 7)
+    assert all(counts == (cards,) * 4 for cards, counts in dealt)
+    assert [cards for cards, _ in dealt] == [6, 5, 4, 3, 2, 6, 5]
 
 
 def test_s7_deal_sequence_comes_from_the_rule_set() -> None:
     rules = RuleSet.from_json({"base": "swiss", "deal_sequence": [5, 4, 3, 2]})
-    game = referee(rules)
-    sizes = []
-    for _ in range(5):
-        sizes.append(game.deal().cards)
-        game.exchange()
-        fold_round(game)
-    assert sizes == [5, 4, 3, 2, 5]
+    dealt = deal_rounds(referee(rules), 5)
+    assert [cards for cards, _ in dealt] == [5, 4, 3, 2, 5]
 
 
 def test_s7_seed_000_alm_dog_deals_5_again_in_the_6th_round() -> None:
@@ -168,14 +170,9 @@ def test_s7_seed_000_alm_dog_deals_5_again_in_the_6th_round() -> None:
         {"base": "swiss", "deal_sequence": {"first": [6], "cycle": [5, 4, 3, 2]}}
     )
     assert rules.deal_sequence == ALM_DOG_DEALS
-    game = referee(rules)
-    sizes = []
-    for _ in range(11):
-        sizes.append(game.deal().cards)
-        assert game.counts == (sizes[-1],) * 4
-        game.exchange()
-        fold_round(game)
-    assert sizes == [6, 5, 4, 3, 2, 5, 4, 3, 2, 5, 4]
+    dealt = deal_rounds(referee(rules), 11)
+    assert all(counts == (cards,) * 4 for cards, counts in dealt)
+    assert [cards for cards, _ in dealt] == [6, 5, 4, 3, 2, 5, 4, 3, 2, 5, 4]
 
 
 def test_s7_deal_sequence_with_a_first_part_in_full_mode() -> None:
