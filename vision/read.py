@@ -25,6 +25,7 @@ documented in docs/vision.md.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 
 import numpy as np
 
@@ -215,15 +216,11 @@ class Learned:
     trust: Network | None
 
     @classmethod
+    @cache
     def shipped(cls) -> Learned:
         """The networks shipped with the reader, loaded once per process."""
-        if not _SHIPPED:
-            _SHIPPED.append(cls(Network.load(MODELS / "hole_match.npz", MATCH_INPUTS),
-                                Network.load(MODELS / "hole_trust.npz", TRUST_INPUTS)))
-        return _SHIPPED[0]
-
-
-_SHIPPED: list[Learned] = []
+        return cls(Network.load(MODELS / "hole_match.npz", MATCH_INPUTS),
+                   Network.load(MODELS / "hole_trust.npz", TRUST_INPUTS))
 
 
 class BoardReader:
