@@ -30,6 +30,8 @@ from functools import cache
 import numpy as np
 
 from hw import BoardProfile
+from vision.census import UNKNOWN as CENSUS_UNKNOWN
+from vision.census import Census
 from vision.features import HoleFeatures, medians
 from vision.holes import HoleSampler
 from vision.locate import BoardFit, Locator
@@ -245,6 +247,7 @@ class BoardReader:
         self.learned = learned
         self._class_centres = np.zeros(0)
         self._class_brightness = np.zeros(0)
+        self.census: Census | None = None
         if reference is not None:
             self.locator.locate(reference)
             empty = [(h.x, h.y) for h in profile.holes if h.kind != "kennel"]
@@ -259,6 +262,8 @@ class BoardReader:
                                      for h in profile.holes])
             self._class_centres = class_centres(kennel_seats, seats, features.centre,
                                                 ~self._kinds[:, 2])
+            marbles = [0] + [int((kennel_seats == seat).sum()) for seat in seats]
+            self.census = Census(np.array(marbles), counted=len(seats) == profile.seats)
             # Each class's mean log ratio to the board (0 for empty).
             self._class_brightness = np.array(
                 [0.0] + [float(m[0, :3].mean()) for m in self.prototypes.means[1:]])
@@ -301,12 +306,17 @@ class BoardReader:
         else:
             hidden = self._doubtful_without_reference(features, distance)
         best = scores.argmax(axis=0)
+        labels = np.where(hidden, CENSUS_UNKNOWN, best)
+        if self.census is not None and evidence is not None and self.learned.trust is not None:
+            labels = self.census.settle(scores, labels, evidence.reach)
+            hidden = labels == CENSUS_UNKNOWN
+        reported = np.where(hidden, best, labels)
         weights = np.exp(scores - scores.max(axis=0))
-        confidence = 1.0 / weights.sum(axis=0)  # the best class's share
-        names = tuple(prototypes.names[index] for index in best)
+        confidence = weights[reported, np.arange(reported.size)] / weights.sum(axis=0)
         holes: dict[str, str | None] = {}
         for index, hole_id in enumerate(self.ids):
-            holes[hole_id] = UNKNOWN if hidden[index] else names[index]
+            holes[hole_id] = UNKNOWN if hidden[index] else prototypes.names[labels[index]]
+        names = tuple(prototypes.names[index] for index in best)
         visible = ~hidden
         board_confidence = float(confidence[visible].min()) if visible.any() else 0.0
         return HoleReading(holes, board_confidence, bool(hidden.any()), fit, confidence,

@@ -37,9 +37,13 @@ def test_clean_frame_is_read_exactly(name, brandi4, brandi6):
 
 
 def test_black_and_white_marbles_against_empty_holes_and_glare(brandi6):
-    occupancy = {hole.id: None for hole in brandi6.holes}
-    for index in range(0, 40, 2):
-        occupancy[f"T{index}"] = "black" if index % 4 else "white"
+    # All four white and black marbles on the track, every other seat's in its kennel.
+    occupancy = start_occupancy(brandi6)
+    for hole_id, colour in occupancy.items():
+        if colour in ("white", "black"):
+            occupancy[hole_id] = None
+    for index in range(0, 32, 4):
+        occupancy[f"T{index}"] = "black" if index % 8 else "white"
     for material in ("wood", "aluminium"):
         reference = rendered_start("brandi-6", material)
         cond = RenderConditions(material=material, light_level=0.7, color_temperature_k=3500,

@@ -1,0 +1,110 @@
+"""The marble census: per-hole decisions checked against each seat's marble count."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vision.census import AT_REGION_MM, MAX_COST, UNKNOWN, Census
+
+NO_HAND = np.inf
+# Classes: 0 empty, 1 red, 2 blue; two marbles each in these small boards.
+TWO_EACH = Census(np.array([0, 2, 2]), counted=True)
+
+
+def scores_for(*best: int, confident: float = 12.0) -> np.ndarray:
+    """(3, N) logits: each hole prefers its class by `confident` log-odds."""
+    scores = np.zeros((3, len(best)))
+    scores[list(best), np.arange(len(best))] = confident
+    return scores
+
+
+def test_a_colour_with_more_holes_than_marbles_hides_the_least_convinced():
+    scores = scores_for(1, 1, 1, 2, 0)
+    scores[1, 1] = 3.0  # hole 1 is red, but barely
+    settled = Census(np.array([0, 2, 2]), counted=False).settle(
+        scores, scores.argmax(axis=0), np.full(5, NO_HAND))
+    assert settled.tolist() == [1, UNKNOWN, 1, 2, 0]
+
+
+def test_the_one_hole_in_doubt_holds_the_marble_nobody_else_shows():
+    scores = scores_for(1, 1, 2, 0, 0)  # blue's second marble is missing ...
+    scores[2, 3] = 9.0  # ... hole 3 looks a little more empty than blue, so it was doubted
+    labels = np.array([1, 1, 2, UNKNOWN, 0])
+    assert TWO_EACH.settle(scores, labels, np.full(5, NO_HAND)).tolist() == [1, 1, 2, 2, 0]
+
+
+def test_a_marble_read_as_empty_is_found_when_the_count_says_so():
+    scores = scores_for(1, 1, 2, 0, 0)
+    scores[2, 4] = 6.0  # the likeliest empty hole to be the missing blue
+    labels = scores.argmax(axis=0)
+    assert TWO_EACH.settle(scores, labels, np.full(5, NO_HAND)).tolist() == [1, 1, 2, 0, 2]
+
+
+def test_a_colour_read_twice_too_often_gives_way_to_the_missing_one():
+    scores = scores_for(1, 1, 1, 2, 0)
+    scores[2, 2] = 10.0  # hole 2: red, blue a close second
+    labels = scores.argmax(axis=0)
+    assert TWO_EACH.settle(scores, labels, np.full(5, NO_HAND)).tolist() == [1, 1, 2, 2, 0]
+
+
+def test_a_marble_off_the_board_is_not_invented():
+    # Blue's second marble is missing and no hole looks anything like blue.
+    scores = scores_for(1, 1, 2, 0, 0, confident=30.0)
+    labels = scores.argmax(axis=0)
+    settled = TWO_EACH.settle(scores, labels, np.full(5, NO_HAND))
+    assert settled.tolist() == labels.tolist()
+    assert MAX_COST < 30.0
+
+
+def test_with_a_hand_on_the_board_doubt_is_not_resolved_by_the_count():
+    scores = scores_for(1, 1, 2, 0, 0)
+    scores[2, 3] = 9.0
+    labels = np.array([1, 1, 2, UNKNOWN, 0])
+    reach = np.array([200.0, 200.0, 200.0, 60.0, 80.0])  # a hand somewhere
+    assert TWO_EACH.settle(scores, labels, reach).tolist() == labels.tolist()
+
+
+def test_two_holes_in_doubt_are_not_resolved_by_the_count():
+    scores = scores_for(1, 1, 2, 0, 0)
+    labels = np.array([1, 1, 2, UNKNOWN, UNKNOWN])
+    assert TWO_EACH.settle(scores, labels, np.full(5, NO_HAND)).tolist() == labels.tolist()
+
+
+def test_every_marble_seen_clears_doubt_away_from_hands_but_not_at_them():
+    scores = scores_for(1, 1, 2, 2, 0, 0)
+    labels = np.array([1, 1, 2, 2, UNKNOWN, UNKNOWN])
+    reach = np.array([90.0, 90.0, 90.0, 90.0, 30.0, AT_REGION_MM])
+    assert TWO_EACH.settle(scores, labels, reach).tolist() == [1, 1, 2, 2, 0, UNKNOWN]
+
+
+def test_without_every_seat_counted_only_the_upper_bound_applies():
+    uncounted = Census(np.array([0, 2, 2]), counted=False)
+    scores = scores_for(1, 1, 2, 0, 0)
+    scores[2, 3] = 9.0
+    labels = np.array([1, 1, 2, UNKNOWN, 0])
+    assert uncounted.settle(scores, labels, np.full(5, NO_HAND)).tolist() == labels.tolist()
+    labels = np.array([1, 1, 2, 2, UNKNOWN])
+    assert uncounted.settle(scores_for(1, 1, 2, 2, 0), labels,
+                            np.full(5, 90.0)).tolist() == labels.tolist()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_census_never_exceeds_a_count_nor_resolves_a_hole_at_a_hand(data):
+    holes = data.draw(st.integers(1, 12))
+    scores = np.array(data.draw(st.lists(st.floats(-20, 20), min_size=3 * holes,
+                                         max_size=3 * holes))).reshape(3, holes)
+    doubt = np.array(data.draw(st.lists(st.booleans(), min_size=holes, max_size=holes)))
+    reach = np.array(data.draw(st.lists(st.sampled_from([0.0, 5.0, 30.0, 200.0, np.inf]),
+                                        min_size=holes, max_size=holes)))
+    census = Census(np.array([0, 2, 2]), counted=data.draw(st.booleans()))
+    labels = np.where(doubt, UNKNOWN, scores.argmax(axis=0))
+    settled = census.settle(scores, labels, reach)
+    assert all((settled == colour).sum() <= 2 for colour in (1, 2))
+    at_hand = doubt & (reach <= AT_REGION_MM)
+    assert (settled[at_hand] == UNKNOWN).all()
+    if not census.counted:  # only the upper bound: holes may become "?", nothing else
+        changed = settled != labels
+        assert (settled[changed] == UNKNOWN).all()

@@ -1,0 +1,107 @@
+"""The marble census: no seat ever has more marbles on the board than its kennel holds.
+
+A Dog game never adds or removes marbles: every seat's marbles are in its kennel, on the track or
+in its home, and the reference frame counted them (one per kennel hole). The reader's per-hole
+decisions know nothing of each other; the census checks them against the count, the way a
+player would ("that is a fifth white, one of them must be something else"):
+
+* **Too many of a colour** (always): the holes that like that colour least become ``"?"``
+  until the count fits. One of them is certainly wrong.
+* **Every marble seen, nothing over the board**: when the reference showed every seat playing,
+  no hand or card is anywhere on the board and at most one hole is in doubt, the most likely
+  reading that has exactly each seat's count is taken, as long as no hole is overruled by more
+  than `MAX_COST` log-odds. The one hole in doubt holds the marble nobody else shows.
+* **Every marble seen, a hand about**: holes in doubt that no hand or card reaches are empty,
+  since every marble is already in another hole. Holes at a foreign region stay ``"?"``.
+
+Without a full count (a seat whose kennel looked empty in the reference) only the first rule
+applies: a seat taken for empty would make every other conclusion wrong.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+UNKNOWN = -1  # label of a hole in doubt
+MAX_COST = 8.0  # most log-odds the census may overrule one hole's best class by
+AT_REGION_MM = 12.0  # a hole this close to a hand or card may be under it: never resolved
+
+
+@dataclass(frozen=True)
+class Census:
+    """How many marbles each class may have: ``capacity`` (C,) with class 0 the empty hole
+    (unlimited); ``counted`` when the reference showed every seat playing, so that every count
+    is exact rather than an upper bound."""
+
+    capacity: np.ndarray
+    counted: bool
+
+    def settle(self, scores: np.ndarray, labels: np.ndarray, reach: np.ndarray) -> np.ndarray:
+        """Labels (N,) class indices or `UNKNOWN` made to agree with the count.
+
+        ``scores`` (C, N) are the match network's logits, ``labels`` the reading so far
+        (each hole's best class or `UNKNOWN`), ``reach`` (N,) mm to the nearest hand or card
+        (inf when there is none).
+        """
+        log_odds = _log_softmax(scores)
+        if self.counted and np.isinf(reach).all() and (labels == UNKNOWN).sum() <= 1:
+            exact = self._exact(log_odds)
+            if exact is not None:
+                return exact
+        settled = self._at_most(log_odds, labels)
+        if self.counted and np.array_equal(self._counts(settled), self.capacity[1:]):
+            resolve = ((settled == UNKNOWN) & (reach > AT_REGION_MM)
+                       & (log_odds.max(axis=0) - log_odds[0] <= MAX_COST))
+            settled[resolve] = 0
+        return settled
+
+    def _counts(self, labels: np.ndarray) -> np.ndarray:
+        """Holes per colour class (classes 1..C-1)."""
+        return np.bincount(labels[labels > 0], minlength=len(self.capacity))[1:]
+
+    def _at_most(self, log_odds: np.ndarray, labels: np.ndarray) -> np.ndarray:
+        """Hide the least convinced holes of every colour with more holes than marbles."""
+        settled = labels.copy()
+        for colour in range(1, len(self.capacity)):
+            holes = np.flatnonzero(settled == colour)
+            excess = len(holes) - int(self.capacity[colour])
+            if excess > 0:
+                others = np.delete(log_odds[:, holes], colour, axis=0).max(axis=0)
+                margin = log_odds[colour, holes] - others
+                settled[holes[np.argsort(margin)[:excess]]] = UNKNOWN
+        return settled
+
+    def _exact(self, log_odds: np.ndarray) -> np.ndarray | None:
+        """The best reading with exactly each colour's count, by cheapest single changes, or
+        None when a change would cost more than `MAX_COST` or the count cannot be met."""
+        labels = log_odds.argmax(axis=0)
+        holes = np.arange(labels.size)
+        for _ in range(labels.size + int(self.capacity[1:].sum())):
+            counts = self._counts(labels)
+            over = np.flatnonzero(counts > self.capacity[1:]) + 1
+            under = np.flatnonzero(counts < self.capacity[1:]) + 1
+            if not over.size and not under.size:
+                return labels
+            # A surplus marble may be an empty hole or a missing colour; an empty hole may be a
+            # missing colour. Cost (C, N): what giving a hole that class loses against now.
+            surplus = np.isin(labels, over)
+            allowed = np.zeros(log_odds.shape, bool)
+            allowed[np.ix_(under, np.flatnonzero(surplus | (labels == 0)))] = True
+            allowed[0, surplus] = True
+            cost = log_odds[labels, holes][None, :] - log_odds
+            if not allowed.any():
+                return None
+            cost[~allowed] = np.inf
+            colour, hole = np.unravel_index(np.argmin(cost), cost.shape)
+            if cost[colour, hole] > MAX_COST:
+                return None
+            labels[hole] = colour
+        return None
+
+
+def _log_softmax(scores: np.ndarray) -> np.ndarray:
+    """Per hole (column) the log-probability of each class."""
+    shifted = scores - scores.max(axis=0)
+    return shifted - np.log(np.exp(shifted).sum(axis=0))
