@@ -175,7 +175,8 @@ class Locator:
 
     def locate(self, image: np.ndarray) -> BoardFit:
         """Fit the board in ``image`` (BGR or grey); `LocateError` if that is impossible."""
-        found = self._detect_tracked(image, self.last_fit) if self.last_fit is not None else {}
+        found = {} if self.last_fit is None else self._detect_tracked(
+            image, self.last_fit, enough=FRESH_FIT_MARKERS)
         settled = (self.last_fit is not None and len(found) >= 2
                    and self._error(self.last_fit, found) <= AGREEMENT_PX)
         if len(found) < len(self._corners_mm) and not settled:
@@ -289,10 +290,11 @@ class Locator:
 
     def _detect_tracked(self, image: np.ndarray, fit: BoardFit, upscale: int = 1,
                         margin: float = SEARCH_MARGIN,
-                        detector: cv2.aruco.ArucoDetector | None = None
-                        ) -> dict[int, np.ndarray]:
+                        detector: cv2.aruco.ArucoDetector | None = None,
+                        enough: int | None = None) -> dict[int, np.ndarray]:
         """Search each marker only in a window around where ``fit`` puts it; ``upscale``
-        enlarges the window first (small, blurred markers decode better)."""
+        enlarges the window first (small, blurred markers decode better). With ``enough``, stop
+        once that many markers are found where ``fit`` puts them: the board has not moved."""
         detector = detector or self._tracker
         height, width = image.shape[:2]
         found: dict[int, np.ndarray] = {}
@@ -311,6 +313,8 @@ class Locator:
             window_corners, ids, _ = detector.detectMarkers(window)
             scaled = [np.asarray(c, np.float64) / upscale for c in window_corners]
             found.update(self._keep_known(scaled, ids, (x0, y0), only=marker_id))
+            if enough and len(found) >= enough and self._error(fit, found) <= AGREEMENT_PX:
+                break
         return found
 
     def _keep_known(self, corners: Sequence[np.ndarray], ids: np.ndarray | None,
