@@ -16,8 +16,9 @@ fifths of the cases train, the other fifth says how well that went:
    reported: it is right and the hole is not under a hand (learning to see hands from every
    hole under one, not only from the few where the class goes wrong, is what lets it keep
    definite wrong colours from hidden holes); its threshold is the one with the fewest errors
-   on the held-out fifth when a definite wrong colour under a hand costs `--hidden-cost`
-   ordinary errors (a visible hole wrong or "?").
+   on the held-out fifth, each case read as the reader does (threshold, then `vision.census`),
+   when a definite wrong colour under a hand costs `--hidden-cost` ordinary errors (a visible
+   hole wrong or "?").
 
 Writes ``vision/models/hole_match.npz`` and ``hole_trust.npz`` (numpy, fixed seed).
 """
@@ -46,6 +47,7 @@ sys.path.insert(0, str(ROOT))
 
 from hw import load_profile  # noqa: E402
 from vision import match, trust  # noqa: E402
+from vision.census import UNKNOWN  # noqa: E402
 from vision.network import MODELS, Network  # noqa: E402
 from vision.read import BoardReader, Learned  # noqa: E402
 from vision.render import RenderConditions  # noqa: E402
@@ -94,7 +96,8 @@ def collect(seed: int, cases: range, wide: bool = False) -> list[dict]:
         names = reader.prototypes.names
         truth = [names.index(occupancy[h]) if occupancy[h] in names else -1 for h in reader.ids]
         records.append({"seed": seed, "wide": wide, "case": case, "pairs": reading.pairs,
-                        "evidence": reading.evidence, "truth": np.array(truth),
+                        "evidence": reading.evidence, "census": reader.census,
+                        "truth": np.array(truth),
                         "under": np.array([h in frame.occluded for h in reader.ids])})
     return records
 
@@ -145,16 +148,23 @@ def _gradients(params: list[np.ndarray], x: np.ndarray, y: np.ndarray,
     return grads
 
 
-def choose_threshold(logits: np.ndarray, right: np.ndarray, under: np.ndarray,
-                     hidden_cost: float) -> tuple[float, dict[str, int]]:
-    """The threshold with the least cost: a visible hole wrong or "?" counts 1, a definite
-    wrong class under a hand `hidden_cost`."""
+def choose_threshold(cases: list[dict], hidden_cost: float) -> tuple[float, dict[str, int]]:
+    """The threshold with the least cost over cases (each with the match network's
+    ``scores``, the trust network's ``logits``): a visible hole wrong or "?" counts 1, a
+    definite wrong class under a hand `hidden_cost`. Every case is read as the reader reads:
+    holes below the threshold are "?", then the census settles the counts."""
+    logits = np.concatenate([case["logits"] for case in cases])
     best: tuple[float, float, dict[str, int]] | None = None
-    for threshold in np.quantile(logits, np.linspace(0.0, 0.1, 2001)):
-        trusted = logits >= threshold
-        counts = {"false ?": int((~trusted & right & ~under).sum()),
-                  "wrong": int((trusted & ~right & ~under).sum()),
-                  "hidden wrong": int((trusted & ~right & under).sum())}
+    for threshold in np.quantile(logits, np.linspace(0.0, 0.1, 201)):
+        counts = dict.fromkeys(("false ?", "wrong", "hidden wrong"), 0)
+        for case in cases:
+            scores, under = case["scores"], case["under"]
+            labels = np.where(case["logits"] < threshold, UNKNOWN, scores.argmax(axis=0))
+            labels = case["census"].settle(scores, labels, case["evidence"].reach)
+            wrong = (labels != UNKNOWN) & (labels != case["truth"])
+            counts["false ?"] += int(((labels == UNKNOWN) & ~under).sum())
+            counts["wrong"] += int((wrong & ~under).sum())
+            counts["hidden wrong"] += int((wrong & under).sum())
         cost = counts["false ?"] + counts["wrong"] + hidden_cost * counts["hidden wrong"]
         if best is None or cost < best[0]:
             best = (cost, float(threshold), counts)
@@ -221,8 +231,12 @@ def main() -> int:
     rows, right, under = trust_rows(learning)
     weight = np.where(under & ~right, 10.0, 1.0).astype(np.float32)
     truster = train(trust.INPUTS, rows, right & ~under, weight, args.seeds[0])
-    rows, right, under = trust_rows(held_out)
-    threshold, counts = choose_threshold(truster.logits(rows), right, under, args.hidden_cost)
+    for record in held_out:
+        record["scores"] = match_scores(matcher, record)
+        evidence = replace(record["evidence"], scores=record["scores"])
+        record["logits"] = truster.logits(evidence.matrix())
+    threshold, counts = choose_threshold(held_out, args.hidden_cost)
+    under = np.concatenate([r["under"] for r in held_out])
     print(f"held out: trust threshold {threshold:.3f}: {counts} of {(~under).sum()} visible, "
           f"{under.sum()} under hands")
     matcher.save(args.out / "hole_match.npz")
