@@ -39,6 +39,7 @@ from vision.match import INPUTS as MATCH_INPUTS
 from vision.match import PairEvidence, class_centres, look_changes
 from vision.network import MODELS, Network
 from vision.occlusion import Baseline, SurfaceGrid, region_distance
+from vision.seats import playing_seats
 from vision.trust import INPUTS as TRUST_INPUTS
 from vision.trust import HoleEvidence
 
@@ -54,7 +55,6 @@ DOUBT_REACH_MM = 50.0  # "next to": centres this close
 STRANGE_DISTANCE = 4.5  # two adjacent holes this far from every class: something is there
 ADJACENT_MM = 30.0  # adjacent holes: centres this close
 OWN_LOOK_LIMIT = 0.15  # how far a hole's empty look may differ from the plain track's
-ABSENT_SEAT_DISTANCE = 0.3  # a kennel this close to the empty look holds no marbles
 PLAIN_NEIGHBOURS = 4  # plain track holes that say what the bare board looks like near a hole
 
 # Without a reference frame: how each marble typically looks against the plain board around
@@ -149,13 +149,8 @@ def learn_prototypes(profile: BoardProfile, features: HoleFeatures) -> Prototype
     means = [empty_means]
     scales = [np.hypot(_robust_spread(empty_vectors[~kennel]), FEATURE_FLOOR)]
     vectors = features.vectors(paint)
-    for seat in range(profile.seats):
+    for seat in playing_seats(profile, features):  # a seat with an empty kennel: nobody plays
         own = np.array([h.kind == "kennel" and h.seat == seat for h in profile.holes])
-        if not own.any():
-            continue
-        if np.linalg.norm(np.median(empty_vectors[own], axis=0) - plain_empty) < (
-                ABSENT_SEAT_DISTANCE):
-            continue  # an empty kennel: nobody plays this seat
         if seat >= len(profile.default_colors):
             raise ReadError(f"board {profile.name}: no colour name for seat {seat}")
         names.append(profile.default_colors[seat])

@@ -1,0 +1,92 @@
+"""Which seats play: kennels with and without marbles in rendered reference frames."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from hw import load_profile
+from vision.features import HoleFeatures
+from vision.holes import HoleSampler
+from vision.locate import Locator
+from vision.read import BoardReader
+from vision.render import RenderConditions, render, start_occupancy
+from vision.seats import playing_seats
+
+DIM = {"light_level": 0.4, "noise_sigma": 3.0, "blur_sigma": 0.7, "jpeg_quality": 70}
+
+
+def _reference(profile, empty_seats, cond, seed):
+    """A start position with the kennels of `empty_seats` emptied, and the seats that play."""
+    occupancy = start_occupancy(profile)
+    for hole in profile.holes:
+        if hole.kind == "kennel" and hole.seat in empty_seats:
+            occupancy[hole.id] = None
+    playing = [seat for seat in range(profile.seats) if seat not in empty_seats]
+    return render(profile, occupancy, cond, seed=seed).image, playing
+
+
+def _measure(profile, image):
+    """Hole features of a reference frame, located and refined as `BoardReader` does."""
+    locator = Locator(profile)
+    locator.locate(image)
+    empty = np.array([(h.x, h.y) for h in profile.holes if h.kind != "kennel"])
+    fit = locator.refine(image, empty, profile.hole_diameter_mm / 2)
+    return HoleFeatures.measure(HoleSampler(profile).sample(image, fit.homography))
+
+
+@pytest.mark.parametrize(("name", "empty_seats", "conditions", "seed"), [
+    ("brandi-4", {2}, {}, 4),
+    ("brandi-4", {0, 3}, {"material": "aluminium", "light_level": 1.25,
+                          "color_temperature_k": 3200, "tilt_deg": 12.0}, 5),
+    # A white kennel on wood in dim, warm light; the yellow seat's and black's emptied.
+    ("brandi-6", {1, 5}, {**DIM, "color_temperature_k": 3000, "tilt_deg": 8.0}, 5),
+    # A black kennel on aluminium in dim light; the red seat's and white's emptied.
+    ("brandi-6", {0, 4}, {**DIM, "material": "aluminium", "yaw_deg": 40.0,
+                          "color_temperature_k": 3800, "jpeg_quality": 50}, 5),
+    # Empty white and black kennels on wood in dim light, with a lamp's glare about.
+    ("brandi-6", {2, 4, 5}, {**DIM, "board_glare_spots": 3, "board_variant": 2}, 6),
+    # Bright cool light on aluminium: white marbles in a white band near overexposure.
+    ("brandi-6", {3}, {"material": "aluminium", "light_level": 1.2,
+                       "color_temperature_k": 6000, "jpeg_quality": 80}, 4),
+    # Empty yellow (and blue) kennels in warm light on wood, bright or dim and compressed.
+    ("brandi-6", {1}, {"light_level": 1.2, "color_temperature_k": 3000,
+                       "board_glare_spots": 2}, 4),
+    ("brandi-6", {1, 3}, {**DIM, "light_level": 0.45, "color_temperature_k": 3600,
+                          "jpeg_quality": 47}, 5),
+    # Two frames the former distance test got wrong: an empty yellow kennel in bright warm
+    # light taken for a colour, black marbles on aluminium in dim light taken for none.
+    ("brandi-4", {1, 2, 3}, {"board_variant": 4, "tilt_deg": 3.0, "yaw_deg": 206.0,
+                             "light_level": 1.23, "color_temperature_k": 3430,
+                             "light_azimuth_deg": 60.0, "light_elevation_deg": 38.0,
+                             "gradient": 0.3, "vignetting": 0.29, "board_glare_spots": 1,
+                             "noise_sigma": 2.7, "blur_sigma": 1.17}, 6),
+    ("brandi-6", {2, 4}, {"material": "aluminium", "board_variant": 1, "tilt_deg": 16.0,
+                          "yaw_deg": 68.0, "board_fill": 0.78, "light_level": 0.48,
+                          "color_temperature_k": 3970, "light_azimuth_deg": 125.0,
+                          "gradient": 0.16, "noise_sigma": 1.1, "blur_sigma": 0.56,
+                          "jpeg_quality": 48, "marble_offset_mm": 0.9}, 12),
+])
+def test_kennels_with_marbles_are_told_from_empty_ones(name, empty_seats, conditions, seed):
+    profile = load_profile(name)
+    cond = RenderConditions(**{"marble_offset_mm": 1.5, **conditions})
+    image, playing = _reference(profile, empty_seats, cond, seed)
+    assert playing_seats(profile, _measure(profile, image)) == playing
+
+
+def test_no_seat_plays_on_a_board_without_marbles():
+    profile = load_profile("brandi-4")
+    image = render(profile, {}, RenderConditions(light_level=0.5), seed=6).image
+    assert playing_seats(profile, _measure(profile, image)) == []
+
+
+@pytest.mark.parametrize(("name", "empty_seats", "conditions"), [
+    ("brandi-4", {1}, {"material": "aluminium", "light_level": 0.45}),
+    ("brandi-6", {0, 2, 5}, {**DIM, "color_temperature_k": 3500}),
+])
+def test_the_reader_learns_exactly_the_playing_seats_colours(name, empty_seats, conditions):
+    profile = load_profile(name)
+    image, playing = _reference(profile, empty_seats, RenderConditions(**conditions), seed=9)
+    reader = BoardReader(profile, image)
+    assert reader.prototypes is not None
+    assert reader.prototypes.names == (None, *(profile.default_colors[s] for s in playing))
