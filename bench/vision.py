@@ -1,14 +1,17 @@
 """Benchmark of the board reader on rendered frames (fixed seed, both boards, all conditions).
 
-    .venv/bin/python bench/vision.py [--cases 600] [--seed 2024] [--breakdown] [--jobs N]
+    .venv/bin/python bench/vision.py [--cases 600] [--seed 2024] [--breakdown] [--cold] [--jobs N]
 
 Each case: a random realistic game position, a test frame under random conditions (a third
 with hands or cards over the board) and a reference frame of the start position under a
 related condition (same board, material, camera and lamps, so the same board glare; the light
 level and colour drift). Prints per-hole accuracy, the share of boards read fully correct,
 holes under a hand reported as a definite wrong colour, and milliseconds per frame for
-locate + read on one core; `--breakdown` adds the errors by condition and by kind. `--jobs`
-runs cases in parallel processes (same results; the times are then not one-core figures).
+locate + read on one core: in a stream (the reader has just read the frame before, here the
+reference frame itself: the camera's steady state), or with `--cold` a reader's first frame
+right after rendering, which has flushed the CPU caches (the same readings). `--breakdown`
+adds the errors by condition and by kind. `--jobs` runs cases in parallel processes (same
+results; the times are then not one-core figures).
 """
 
 from __future__ import annotations
@@ -137,11 +140,13 @@ def draw_case(profile: BoardProfile, rng: np.random.Generator,
 
 
 def run_case(profile: BoardProfile, test: RenderConditions, reference: RenderConditions,
-             occupancy: dict[str, str | None], seed: int, tally: Tally) -> None:
+             occupancy: dict[str, str | None], seed: int, tally: Tally, cold: bool) -> None:
     start = render(profile, start_occupancy(profile), reference, seed=seed)
     frame = render(profile, occupancy, test, seed=seed + 1)
     try:
         reader = BoardReader(profile, start.image)
+        if not cold:
+            reader.read(start.image)  # the frame before, as in a stream
         began = time.perf_counter()
         reading = reader.read(frame.image)
         tally.seconds.append(time.perf_counter() - began)
@@ -183,7 +188,7 @@ def run_case(profile: BoardProfile, test: RenderConditions, reference: RenderCon
             counts[2 + index] += kinds[kind]
 
 
-def run_cases(seed: int, cases: range) -> Tally:
+def run_cases(seed: int, cases: range, cold: bool = False) -> Tally:
     """Run some of the benchmark's cases (every case draws from its own generator)."""
     cv2.setNumThreads(1)
     profiles = [load_profile("brandi-4"), load_profile("brandi-6")]
@@ -192,7 +197,7 @@ def run_cases(seed: int, cases: range) -> Tally:
         rng = np.random.default_rng([seed, case])
         profile = profiles[case % 2]
         case_seed = seed * 1000 + 2 * case
-        run_case(profile, *draw_case(profile, rng, case_seed), case_seed, tally)
+        run_case(profile, *draw_case(profile, rng, case_seed), case_seed, tally, cold)
     tally.bins = dict(tally.bins)  # picklable
     return tally
 
@@ -217,18 +222,21 @@ def main() -> int:
     parser.add_argument("--show-errors", type=int, default=10)
     parser.add_argument("--breakdown", action="store_true",
                         help="errors by condition (material, light, glare, JPEG, ...) and kind")
+    parser.add_argument("--cold", action="store_true",
+                        help="time a reader's first frame instead of a frame in a stream")
     parser.add_argument("--jobs", type=int, default=1,
                         help="parallel processes (times are then not one-core figures)")
     args = parser.parse_args()
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as pool:
             parts = pool.map(run_cases, [args.seed] * args.jobs,
-                             [range(job, args.cases, args.jobs) for job in range(args.jobs)])
+                             [range(job, args.cases, args.jobs) for job in range(args.jobs)],
+                             [args.cold] * args.jobs)
             tally = Tally()
             for part in parts:
                 tally.merge(part)
     else:
-        tally = run_cases(args.seed, range(args.cases))
+        tally = run_cases(args.seed, range(args.cases), args.cold)
     ms = np.array(tally.seconds) * 1000
     print(f"cases {args.cases} (brandi-4 and brandi-6 alternating), seed {args.seed}")
     print(f"per-hole accuracy (visible holes): {tally.correct / max(tally.holes, 1):.5%} "
@@ -238,7 +246,8 @@ def main() -> int:
     print(f"holes under hands: {tally.hidden}, reported '?': {tally.hidden_unknown}, "
           f"definite wrong colour: {tally.hidden_wrong}")
     if len(ms):
-        print(f"locate + read ms per frame (1 core): median {np.median(ms):.2f}, "
+        when = "a reader's first frame" if args.cold else "in a stream"
+        print(f"locate + read ms per frame (1 core, {when}): median {np.median(ms):.2f}, "
               f"p90 {np.percentile(ms, 90):.2f}, max {ms.max():.2f}")
     if args.breakdown:
         print_breakdown(tally)
