@@ -30,6 +30,7 @@ UPSCALE = 2  # missing markers are looked for again in windows enlarged this muc
 RESCUE_MARGIN = 2.5  # ... and wider, as two markers say only roughly where the others are
 TRACKED_MIN_PERIMETER = 0.8  # least marker perimeter in a search window, per window side
 TRACKED_MIN_THRESHOLD_WINDOW = 13  # px: least adaptive threshold window in a search window
+TRACKING_THRESHOLD_WINDOW = 17  # px: the one threshold window where the last fit says a marker is
 
 
 class LocateError(ValueError):
@@ -127,10 +128,12 @@ def _peak_offset(values: np.ndarray) -> float:
     return 0.0 if denominator >= 0 else 0.5 * (left - right) / denominator
 
 
-def _parameters(min_perimeter: float | None = None) -> cv2.aruco.DetectorParameters:
+def _parameters(min_perimeter: float | None = None,
+                threshold_window: int | None = None) -> cv2.aruco.DetectorParameters:
     """Detector settings; with `min_perimeter` (share of the searched image's larger side)
     for a window where a marker is big: small outlines and the smallest threshold window
-    (3 px, which shows only a big marker's edges) are skipped."""
+    (3 px, which shows only a big marker's edges) are skipped; `threshold_window` thresholds
+    with that one window size only (one pass instead of two)."""
     parameters = cv2.aruco.DetectorParameters()
     parameters.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     # Small, blurred markers: sample each cell with more pixels, correct more bits
@@ -140,6 +143,9 @@ def _parameters(min_perimeter: float | None = None) -> cv2.aruco.DetectorParamet
     if min_perimeter is not None:
         parameters.minMarkerPerimeterRate = min_perimeter
         parameters.adaptiveThreshWinSizeMin = TRACKED_MIN_THRESHOLD_WINDOW
+    if threshold_window is not None:
+        parameters.adaptiveThreshWinSizeMin = threshold_window
+        parameters.adaptiveThreshWinSizeMax = threshold_window
     return parameters
 
 
@@ -167,7 +173,9 @@ class Locator:
         self._detector = cv2.aruco.ArucoDetector(dictionary, _parameters())
         # In a window around its last position the marker is big: skip every small outline
         # (wood grain, holes, noise), which is most of the work.
-        self._tracker = cv2.aruco.ArucoDetector(dictionary, _parameters(TRACKED_MIN_PERIMETER))
+        # (A tracked marker that this misses is looked for in the whole frame.)
+        self._tracker = cv2.aruco.ArucoDetector(dictionary, _parameters(
+            TRACKED_MIN_PERIMETER, TRACKING_THRESHOLD_WINDOW))
         # The rescue windows are wider: the same marker is a smaller share of them.
         self._rescuer = cv2.aruco.ArucoDetector(dictionary, _parameters(
             TRACKED_MIN_PERIMETER * (1 + 2 * SEARCH_MARGIN) / (1 + 2 * RESCUE_MARGIN)))
