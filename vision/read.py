@@ -16,10 +16,11 @@ its kennel, the track and homes empty): each kennel gives its seat's colour, eac
 its own empty look, and the Gaussian distance of every hole to every class follows. With the
 reference, two small learned networks decide: `vision.match` ranks each hole's classes,
 `vision.trust` says whether the best may be reported or the hole is ``"?"`` (a hand, a card,
-doubt; `vision.occlusion` finds where the bare board changed). Without a reference the reader
-falls back to default colour prototypes, takes the empty look from the track itself (most
-track holes are empty in any game) and hides holes by hand-made rules: less robust,
-documented in docs/vision.md.
+doubt; `vision.occlusion` finds where the bare board changed), and `vision.census` checks the
+result against each seat's marble count (`vision.seats` says which seats play). Without a
+reference the reader falls back to default colour prototypes, takes the empty look from the
+track itself (most track holes are empty in any game) and hides holes by hand-made rules:
+less robust, documented in docs/vision.md.
 """
 
 from __future__ import annotations
