@@ -6,7 +6,10 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.vision.conftest import rendered_start
 from vision.census import AT_REGION_MM, MAX_COST, UNKNOWN, Census
+from vision.read import BoardReader
+from vision.render import RenderConditions, render, start_occupancy
 
 NO_HAND = np.inf
 # Classes: 0 empty, 1 red, 2 blue; two marbles each in these small boards.
@@ -108,3 +111,15 @@ def test_census_never_exceeds_a_count_nor_resolves_a_hole_at_a_hand(data):
     if not census.counted:  # only the upper bound: holes may become "?", nothing else
         changed = settled != labels
         assert (settled[changed] == UNKNOWN).all()
+
+
+def test_the_reader_counts_the_reference_kennels(brandi6):
+    every_seat = BoardReader(brandi6, rendered_start("brandi-6").image).census
+    assert every_seat is not None and every_seat.counted
+    assert every_seat.capacity.tolist() == [0, 4, 4, 4, 4, 4, 4]
+    four_play = {hole: (None if hole.startswith(("K4.", "K5.")) else colour)
+                 for hole, colour in start_occupancy(brandi6).items()}
+    frame = render(brandi6, four_play, RenderConditions(), seed=1)
+    fewer = BoardReader(brandi6, frame.image).census
+    assert fewer is not None and not fewer.counted  # only the upper bound applies
+    assert fewer.capacity.tolist() == [0, 4, 4, 4, 4]
