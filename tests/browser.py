@@ -18,6 +18,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
 def live_server(app: Flask) -> Iterator[str]:
     """Serve the app with waitress on a free loopback port; yields its base URL."""
     import waitress
+    from waitress import wasyncore
 
     server = waitress.create_server(app, host="127.0.0.1", port=0, threads=8)
     thread = threading.Thread(target=server.run, daemon=True)
@@ -27,7 +28,9 @@ def live_server(app: Flask) -> Iterator[str]:
     finally:
         app.extensions["dog_table"].close()     # ends the pages' event streams
         server.task_dispatcher.shutdown(timeout=5)
-        server.close()
+        # Close the sockets in the server's own loop (its loop then ends): closed from here,
+        # they can vanish under its select() ("Bad file descriptor" in the server thread).
+        server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
         thread.join(timeout=5)
 
 
