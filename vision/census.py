@@ -1,21 +1,21 @@
-"""The marble census: no seat ever has more marbles on the board than its kennel holds.
+"""The marble census: every playing seat has exactly as many marbles as its kennel holds.
 
 A Dog game never adds or removes marbles: every seat's marbles are in its kennel, on the track or
-in its home, and the reference frame counted them (one per kennel hole). The reader's per-hole
-decisions know nothing of each other; the census checks them against the count, the way a
-player would ("that is a fifth white, one of them must be something else"):
+in its home, and the reference frame counted them (one per kennel hole of each seat that plays,
+`vision.seats`). The reader's per-hole decisions know nothing of each other; the census checks
+them against the count, the way a player would ("that is a fifth white, one of them must be
+something else"):
 
-* **Too many of a colour** (always): the holes that like that colour least become ``"?"``
-  until the count fits. One of them is certainly wrong.
-* **Every marble seen, nothing over the board**: when the reference showed every seat playing,
-  no hand or card is anywhere on the board and at most one hole is in doubt, the most likely
-  reading that has exactly each seat's count is taken, as long as no hole is overruled by more
-  than `MAX_COST` log-odds. The one hole in doubt holds the marble nobody else shows.
+* **Too many of a colour**: the holes that like that colour least become ``"?"`` until the
+  count fits. One of them is certainly wrong.
+* **Nothing over the board**: when no hand or card is anywhere on the board and at most one
+  hole is in doubt, the most likely reading that has exactly each seat's count is taken, as
+  long as no hole is overruled by more than `MAX_COST` log-odds. The one hole in doubt holds
+  the marble nobody else shows.
 * **Every marble seen, a hand about**: holes in doubt that no hand or card reaches are empty,
   since every marble is already in another hole. Holes at a foreign region stay ``"?"``.
 
-Without a full count (a seat whose kennel looked empty in the reference) only the first rule
-applies: a seat taken for empty would make every other conclusion wrong.
+The last two rely on the seats: a playing seat taken for empty would make them wrong.
 """
 
 from __future__ import annotations
@@ -31,12 +31,10 @@ AT_REGION_MM = 12.0  # a hole this close to a hand or card may be under it: neve
 
 @dataclass(frozen=True)
 class Census:
-    """How many marbles each class may have: ``capacity`` (C,) with class 0 the empty hole
-    (unlimited); ``counted`` when the reference showed every seat playing, so that every count
-    is exact rather than an upper bound."""
+    """How many marbles each class has: ``capacity`` (C,), class 0 the empty hole (any
+    number)."""
 
     capacity: np.ndarray
-    counted: bool
 
     def settle(self, scores: np.ndarray, labels: np.ndarray, reach: np.ndarray) -> np.ndarray:
         """Labels (N,) class indices or `UNKNOWN` made to agree with the count.
@@ -46,13 +44,14 @@ class Census:
         (inf when there is none).
         """
         log_odds = _log_softmax(scores)
-        if self.counted and np.isinf(reach).all() and (labels == UNKNOWN).sum() <= 1:
+        if np.isinf(reach).all() and (labels == UNKNOWN).sum() <= 1:
             exact = self._exact(log_odds)
             if exact is not None:
                 return exact
         settled = self._at_most(log_odds, labels)
-        if self.counted and np.array_equal(self._counts(settled), self.capacity[1:]):
-            resolve = ((settled == UNKNOWN) & (reach > AT_REGION_MM)
+        if np.array_equal(self._counts(settled), self.capacity[1:]):
+            # (A hole just hidden for a surplus colour showed something: it stays "?".)
+            resolve = ((labels == UNKNOWN) & (reach > AT_REGION_MM)
                        & (log_odds.max(axis=0) - log_odds[0] <= MAX_COST))
             settled[resolve] = 0
         return settled

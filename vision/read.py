@@ -259,7 +259,7 @@ class BoardReader:
             self._class_centres = class_centres(kennel_seats, seats, features.centre,
                                                 ~self._kinds[:, 2])
             marbles = [0] + [int((kennel_seats == seat).sum()) for seat in seats]
-            self.census = Census(np.array(marbles), counted=len(seats) == profile.seats)
+            self.census = Census(np.array(marbles))
             # Each class's mean log ratio to the board (0 for empty).
             self._class_brightness = np.array(
                 [0.0] + [float(m[0, :3].mean()) for m in self.prototypes.means[1:]])

@@ -13,7 +13,7 @@ from vision.render import RenderConditions, render, start_occupancy
 
 NO_HAND = np.inf
 # Classes: 0 empty, 1 red, 2 blue; two marbles each in these small boards.
-TWO_EACH = Census(np.array([0, 2, 2]), counted=True)
+TWO_EACH = Census(np.array([0, 2, 2]))
 
 
 def scores_for(*best: int, confident: float = 12.0) -> np.ndarray:
@@ -26,8 +26,8 @@ def scores_for(*best: int, confident: float = 12.0) -> np.ndarray:
 def test_a_colour_with_more_holes_than_marbles_hides_the_least_convinced():
     scores = scores_for(1, 1, 1, 2, 0)
     scores[1, 1] = 3.0  # hole 1 is red, but barely
-    settled = Census(np.array([0, 2, 2]), counted=False).settle(
-        scores, scores.argmax(axis=0), np.full(5, NO_HAND))
+    a_hand_about = np.full(5, 200.0)  # the count is not made exact then
+    settled = TWO_EACH.settle(scores, scores.argmax(axis=0), a_hand_about)
     assert settled.tolist() == [1, UNKNOWN, 1, 2, 0]
 
 
@@ -82,44 +82,33 @@ def test_every_marble_seen_clears_doubt_away_from_hands_but_not_at_them():
     assert TWO_EACH.settle(scores, labels, reach).tolist() == [1, 1, 2, 2, 0, UNKNOWN]
 
 
-def test_without_every_seat_counted_only_the_upper_bound_applies():
-    uncounted = Census(np.array([0, 2, 2]), counted=False)
-    scores = scores_for(1, 1, 2, 0, 0)
-    scores[2, 3] = 9.0
-    labels = np.array([1, 1, 2, UNKNOWN, 0])
-    assert uncounted.settle(scores, labels, np.full(5, NO_HAND)).tolist() == labels.tolist()
-    labels = np.array([1, 1, 2, 2, UNKNOWN])
-    assert uncounted.settle(scores_for(1, 1, 2, 2, 0), labels,
-                            np.full(5, 90.0)).tolist() == labels.tolist()
-
-
 @settings(max_examples=300, deadline=None)
 @given(st.data())
 def test_census_never_exceeds_a_count_nor_resolves_a_hole_at_a_hand(data):
+    """... and with a hand about, it only hides holes and clears doubt to empty."""
     holes = data.draw(st.integers(1, 12))
     scores = np.array(data.draw(st.lists(st.floats(-20, 20), min_size=3 * holes,
                                          max_size=3 * holes))).reshape(3, holes)
     doubt = np.array(data.draw(st.lists(st.booleans(), min_size=holes, max_size=holes)))
     reach = np.array(data.draw(st.lists(st.sampled_from([0.0, 5.0, 30.0, 200.0, np.inf]),
                                         min_size=holes, max_size=holes)))
-    census = Census(np.array([0, 2, 2]), counted=data.draw(st.booleans()))
     labels = np.where(doubt, UNKNOWN, scores.argmax(axis=0))
-    settled = census.settle(scores, labels, reach)
+    settled = TWO_EACH.settle(scores, labels, reach)
     assert all((settled == colour).sum() <= 2 for colour in (1, 2))
     at_hand = doubt & (reach <= AT_REGION_MM)
     assert (settled[at_hand] == UNKNOWN).all()
-    if not census.counted:  # only the upper bound: holes may become "?", nothing else
+    if np.isfinite(reach).any():
         changed = settled != labels
-        assert (settled[changed] == UNKNOWN).all()
+        assert ((settled[changed] == UNKNOWN) | (labels[changed] == UNKNOWN)).all()
+        assert (settled[changed & (labels == UNKNOWN)] == 0).all()
 
 
-def test_the_reader_counts_the_reference_kennels(brandi6):
+def test_the_reader_counts_the_kennels_of_the_seats_that_play(brandi6):
     every_seat = BoardReader(brandi6, rendered_start("brandi-6").image).census
-    assert every_seat is not None and every_seat.counted
+    assert every_seat is not None
     assert every_seat.capacity.tolist() == [0, 4, 4, 4, 4, 4, 4]
     four_play = {hole: (None if hole.startswith(("K4.", "K5.")) else colour)
                  for hole, colour in start_occupancy(brandi6).items()}
     frame = render(brandi6, four_play, RenderConditions(), seed=1)
     fewer = BoardReader(brandi6, frame.image).census
-    assert fewer is not None and not fewer.counted  # only the upper bound applies
-    assert fewer.capacity.tolist() == [0, 4, 4, 4, 4]
+    assert fewer is not None and fewer.capacity.tolist() == [0, 4, 4, 4, 4]
