@@ -20,8 +20,8 @@ RING_PERCENTILE = 75  # the ring's colour: upper quartile (shadows and rims are 
 DISC_PERCENTILE = 35  # the centre's colour: below the median (highlights are brighter)
 CLIPPED_LEVEL = 247  # 8-bit level from which a channel says nothing about colour
 CLIP_SLACK = 0.35  # how far (log) the true value of a clipped channel may lie beyond it
-_LOG_OFFSET = 4.0
-CLIPPED_LOG = float(np.log(CLIPPED_LEVEL + _LOG_OFFSET))  # a log colour this high is overexposed
+LOG_OFFSET = 4.0  # features are logs of 8-bit level + this (dark levels stay finite)
+CLIPPED_LOG = float(np.log(CLIPPED_LEVEL + LOG_OFFSET))  # a log colour this high is overexposed
 SECTORS = 8  # ring and rim are also described in this many sectors (a hand's edge covers few)
 
 
@@ -81,7 +81,7 @@ def _pattern(light: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _log(values: np.ndarray) -> np.ndarray:
-    return np.log(values.astype(np.float32) + _LOG_OFFSET)
+    return np.log(values.astype(np.float32) + LOG_OFFSET)
 
 
 @dataclass(frozen=True)
@@ -112,7 +112,7 @@ class HoleFeatures:
         ring_light = brightness(samples.ring)
         ring_pattern, ring_spread = _pattern(ring_light)
         disc_pattern, _ = _pattern(disc_light)
-        texture = np.log((ring_spread + 1.0) / (ring_light.mean(axis=1) + _LOG_OFFSET))
+        texture = np.log((ring_spread + 1.0) / (ring_light.mean(axis=1) + LOG_OFFSET))
         ring_sectors = _sector_means(samples.ring, _RING_SECTORS)
         rim_sectors = _sector_means(samples.rim, _RIM_SECTORS)
         rim_pattern, _ = _pattern(brightness(samples.rim))

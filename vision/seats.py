@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from hw import BoardProfile
-from vision.features import CLIPPED_LEVEL, CLIPPED_LOG, SECTORS, HoleFeatures, brightness
+from vision.features import LOG_OFFSET, SECTORS, HoleFeatures, brightness
 from vision.holes import DISC_OFFSETS, RIM_OFFSETS, RING_OFFSETS
 
 PLAYING_EVIDENCE = 2.95  # evidence of a kennel's holes (`seat_evidence`) above which it plays
@@ -43,8 +43,7 @@ SHADOW_WEIGHT = 1.2  # deviations of the shadow worth one of colour
 UNEVEN_WEIGHT = 3.0  # the same for unevenness: a weak cue, noise makes centres uneven too
 NEAR_CLIPPED = 236  # a mean level this high may hide overexposed pixels
 CLIP_SLACK = 0.25  # how far (log) an overexposed surface or centre may lie beyond the reading
-_OFFSET = float(np.exp(CLIPPED_LOG)) - CLIPPED_LEVEL  # `HoleFeatures` logs level + _OFFSET
-_CLIPPED = float(np.log(NEAR_CLIPPED + _OFFSET))
+_CLIPPED = float(np.log(NEAR_CLIPPED + LOG_OFFSET))
 _LUMA = np.array([0.114, 0.587, 0.299])  # B, G, R weights of brightness as JPEG keeps it
 _TURN = np.exp(1j * ((np.arange(SECTORS) + 0.5) / SECTORS * 2 - 1) * np.pi)
 _RIM_TO_RING = float(np.hypot(*RIM_OFFSETS.T).mean() / np.hypot(*RING_OFFSETS.T).mean())
@@ -69,11 +68,10 @@ def seat_evidence(evidence: np.ndarray) -> float:
 
 
 def marble_evidence(profile: BoardProfile, features: HoleFeatures,
-                    holes: np.ndarray | None = None) -> np.ndarray:
-    """(H, 4) how unlike an empty hole each of `holes` (indices, default all) looks in colour,
+                    holes: np.ndarray) -> np.ndarray:
+    """(H, 4) how unlike an empty hole each of `holes` (indices) looks in colour,
     shadow, highlight and dome, each in units of the spread among empty holes in similar
     light (weighted)."""
-    holes = np.arange(len(profile.holes)) if holes is None else np.asarray(holes)
     plain = np.flatnonzero([h.kind == "track" and h.seat is None for h in profile.holes])
     home = np.flatnonzero([h.kind == "home" for h in profile.holes])
     surface_log = _brightest_half(features.rim_sectors)
@@ -218,7 +216,7 @@ def _brightest_half(sectors: np.ndarray) -> np.ndarray:
 
 def _linear_log(logs: np.ndarray) -> np.ndarray:
     """Logs of levels from `HoleFeatures`' offset logs, so that ratios are ratios of light."""
-    return np.log(np.maximum(np.exp(logs) - _OFFSET, 1.0))
+    return np.log(np.maximum(np.exp(logs) - LOG_OFFSET, 1.0))
 
 
 def _masked_median(values: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
