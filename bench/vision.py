@@ -1,6 +1,7 @@
 """Benchmark of the board reader on rendered frames (fixed seed, both boards, all conditions).
 
     .venv/bin/python bench/vision.py [--cases 600] [--seed 2024] [--breakdown] [--cold] [--jobs N]
+        [--empty-seats K]
 
 Each case: a random realistic game position, a test frame under random conditions (a third
 with hands or cards over the board) and a reference frame of the start position under a
@@ -11,7 +12,8 @@ locate + read on one core: in a stream (the reader has just read the frame befor
 reference frame itself: the camera's steady state), or with `--cold` a reader's first frame
 right after rendering, which has flushed the CPU caches (the same readings). `--breakdown`
 adds the errors by condition and by kind. `--jobs` runs cases in parallel processes (same
-results; the times are then not one-core figures).
+results; the times are then not one-core figures). `--empty-seats K` leaves K random seats of
+every case unplayed (their kennels empty in the reference, their marbles off the board).
 """
 
 from __future__ import annotations
@@ -139,9 +141,16 @@ def draw_case(profile: BoardProfile, rng: np.random.Generator,
     return test, reference, game_position(profile, rng)
 
 
+def without(occupancy: dict[str, str | None], colours: set[str]) -> dict[str, str | None]:
+    """The occupancy with the marbles of these colours taken off the board."""
+    return {hole: None if colour in colours else colour for hole, colour in occupancy.items()}
+
+
 def run_case(profile: BoardProfile, test: RenderConditions, reference: RenderConditions,
-             occupancy: dict[str, str | None], seed: int, tally: Tally, cold: bool) -> None:
-    start = render(profile, start_occupancy(profile), reference, seed=seed)
+             occupancy: dict[str, str | None], seed: int, tally: Tally, cold: bool,
+             absent: set[str]) -> None:
+    occupancy = without(occupancy, absent)
+    start = render(profile, without(start_occupancy(profile), absent), reference, seed=seed)
     frame = render(profile, occupancy, test, seed=seed + 1)
     try:
         reader = BoardReader(profile, start.image)
@@ -188,7 +197,7 @@ def run_case(profile: BoardProfile, test: RenderConditions, reference: RenderCon
             counts[2 + index] += kinds[kind]
 
 
-def run_cases(seed: int, cases: range, cold: bool = False) -> Tally:
+def run_cases(seed: int, cases: range, cold: bool = False, empty_seats: int = 0) -> Tally:
     """Run some of the benchmark's cases (every case draws from its own generator)."""
     cv2.setNumThreads(1)
     profiles = [load_profile("brandi-4"), load_profile("brandi-6")]
@@ -197,7 +206,10 @@ def run_cases(seed: int, cases: range, cold: bool = False) -> Tally:
         rng = np.random.default_rng([seed, case])
         profile = profiles[case % 2]
         case_seed = seed * 1000 + 2 * case
-        run_case(profile, *draw_case(profile, rng, case_seed), case_seed, tally, cold)
+        case_draw = draw_case(profile, rng, case_seed)
+        absent = {profile.default_colors[int(seat)]
+                  for seat in rng.choice(profile.seats, empty_seats, replace=False)}
+        run_case(profile, *case_draw, case_seed, tally, cold, absent)
     tally.bins = dict(tally.bins)  # picklable
     return tally
 
@@ -224,6 +236,8 @@ def main() -> int:
                         help="errors by condition (material, light, glare, JPEG, ...) and kind")
     parser.add_argument("--cold", action="store_true",
                         help="time a reader's first frame instead of a frame in a stream")
+    parser.add_argument("--empty-seats", type=int, default=0, metavar="K",
+                        help="seats nobody plays in every case (chosen at random)")
     parser.add_argument("--jobs", type=int, default=1,
                         help="parallel processes (times are then not one-core figures)")
     args = parser.parse_args()
@@ -231,14 +245,15 @@ def main() -> int:
         with ProcessPoolExecutor(args.jobs) as pool:
             parts = pool.map(run_cases, [args.seed] * args.jobs,
                              [range(job, args.cases, args.jobs) for job in range(args.jobs)],
-                             [args.cold] * args.jobs)
+                             [args.cold] * args.jobs, [args.empty_seats] * args.jobs)
             tally = Tally()
             for part in parts:
                 tally.merge(part)
     else:
-        tally = run_cases(args.seed, range(args.cases), args.cold)
+        tally = run_cases(args.seed, range(args.cases), args.cold, args.empty_seats)
     ms = np.array(tally.seconds) * 1000
-    print(f"cases {args.cases} (brandi-4 and brandi-6 alternating), seed {args.seed}")
+    print(f"cases {args.cases} (brandi-4 and brandi-6 alternating), seed {args.seed}, "
+          f"seats nobody plays per case {args.empty_seats}")
     print(f"per-hole accuracy (visible holes): {tally.correct / max(tally.holes, 1):.5%} "
           f"of {tally.holes}; visible holes reported '?': {tally.unknown_visible}")
     print(f"boards fully correct: {tally.boards_correct / max(tally.boards, 1):.2%} "
