@@ -6,9 +6,10 @@ the reference frame (a `Baseline`, learnt once). Light that changed over the who
 (level, colour temperature) is taken out as the median change; what remains should look like
 light: shadows and gradients darken or brighten the channels alike, glare pales the board's
 colour in a known direction. Points whose colour changed beyond that (and beyond the frame's
-own noise), or that became darker than any shadow, are *foreign*; foreign regions large enough
-to be a finger or a card count. Each hole's distance to them is part of the evidence on which
-the reader's trust network decides (`vision.trust`).
+own noise, at single points and averaged over the points around them), or that became darker
+than any shadow, are *foreign*; foreign regions large enough to be a finger or a card count.
+Each hole's distance to them is part of the evidence on which the reader's trust network
+decides (`vision.trust`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ import numpy as np
 from hw import BoardProfile
 
 GRID_MM = 5.0  # spacing of the surface sample points
+AVERAGE_MM = 25.0  # colour changes are also judged averaged over squares this wide
+AVERAGE_CELLS = round(AVERAGE_MM / GRID_MM)
 SHRINK_HALVINGS = 2  # the frame is halved this often before sampling the surface
 SHRINK = 2 ** SHRINK_HALVINGS
 HOLE_CLEARANCE_MM = 12.5  # surface points closer than this to a hole centre are skipped
@@ -94,6 +97,32 @@ class SurfaceGrid:
         hole_cells = np.column_stack([(ys[0] - centres[:, 1]) / GRID_MM,
                                       (centres[:, 0] - xs[0]) / GRID_MM])
         return cls(xx.shape, points, (rows, cols), hole_cells)
+
+    @cached_property
+    def _point_of_cell(self) -> np.ndarray:
+        """(H * W,) int32: the usable point at each grid cell, M (a zero column) elsewhere."""
+        index = np.full(self.shape[0] * self.shape[1], len(self.points_mm), np.int32)
+        index[self.flat_cells] = np.arange(len(self.points_mm), dtype=np.int32)
+        return index
+
+    @cached_property
+    def _average_weight(self) -> np.ndarray:
+        """(M,) how many usable points the `average` square around each usable point holds."""
+        usable = np.zeros(self.shape, np.float32)
+        usable[self.cells] = 1.0
+        return _box_sum(usable).reshape(-1)[self.flat_cells]
+
+    def average(self, values: np.ndarray) -> np.ndarray:
+        """(3, M) values of the usable points, each replaced by the mean over the usable points
+        in the `AVERAGE_MM` square around it."""
+        padded = np.concatenate([values, np.zeros((3, 1), values.dtype)], axis=1)
+        # (Gathers: numpy takes many times faster than it scatters.)
+        planes = np.take(padded, self._point_of_cell, axis=1).reshape(3, *self.shape)
+        averaged = np.empty_like(values)
+        for channel, plane in enumerate(planes):
+            total = _box_sum(plane).reshape(-1)
+            averaged[channel] = np.take(total, self.flat_cells) / self._average_weight
+        return averaged
 
     def sample(self, image: np.ndarray, homography: np.ndarray) -> np.ndarray:
         """(M, 3) float32 log colour of an 8-bit BGR image around every usable grid point.
@@ -239,6 +268,18 @@ class Baseline:
         strong = _changed(chroma, brightness, np.maximum(CHROMA_LIMIT, NOISE_FACTOR * noise))
         weak = _changed(chroma, brightness,
                         np.maximum(CHROMA_LIMIT * WEAK_SHARE, WEAK_NOISE_FACTOR * noise))
+        # A dark hand in dim light looks much like a shadow, and its colour change at single
+        # points drowns in the noise there; averaged over the points around (`AVERAGE_MM`)
+        # the noise cancels and the hand's coherent change of colour remains.
+        averaged = grid.average(neutral[:, :points])
+        averaged_chroma = np.sqrt(averaged[0] ** 2 + averaged[1] ** 2 + averaged[2] ** 2)
+        point_level = level[:points]
+        averaged_noise = 1.4826 * _row_medians(
+            (averaged_chroma[every] * point_level[every])[None])[0, 0] / point_level
+        strong[:points] |= averaged_chroma > np.maximum(CHROMA_LIMIT,
+                                                        NOISE_FACTOR * averaged_noise)
+        weak[:points] |= averaged_chroma > np.maximum(CHROMA_LIMIT * WEAK_SHARE,
+                                                      WEAK_NOISE_FACTOR * averaged_noise)
         # The lamps stay put: glare in this frame shows in the reference too (skipped there), so
         # a strong paling elsewhere is something white or pale lying on the board (a card).
         strong |= along > PALED_LIMIT
@@ -292,6 +333,12 @@ class Baseline:
         parts = ((slice(0, points), DRIFT_SUBSAMPLE), (slice(points, None), 1))
         clear = ~self.clipped.any(axis=0)
         return tuple((part, step, clear[part][::step]) for part, step in parts)
+
+
+def _box_sum(plane: np.ndarray) -> np.ndarray:
+    """Sum over the `AVERAGE_CELLS` square around every cell (nothing beyond the grid)."""
+    return cv2.boxFilter(plane, -1, (AVERAGE_CELLS, AVERAGE_CELLS), normalize=False,
+                         borderType=cv2.BORDER_CONSTANT)
 
 
 def _row_medians(rows: np.ndarray, kept: np.ndarray | None = None) -> np.ndarray:

@@ -1,0 +1,73 @@
+"""Foreign regions (`vision.occlusion`): hands and cards found, light and shadows not."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from tests.vision.conftest import some_position
+from vision.occlusion import AVERAGE_CELLS, SurfaceGrid
+from vision.read import BoardReader
+from vision.render import RenderConditions, render, start_occupancy
+
+# A dim evening on wood with two dark hands over the board: a benchmark case (bench/vision.py,
+# seed 2024, case 181) where a hand looked like a shadow point by point and a red marble under
+# one of its fingers was read as empty.
+DIM_EVENING = RenderConditions(
+    material="wood", board_variant=3, camera_height_mm=687.1592474041445,
+    tilt_deg=0.38892819860738426, yaw_deg=47.8290387648723,
+    aim_offset_mm=(-16.25961581997799, 17.939377648746763), board_fill=0.9300310857986934,
+    light_level=0.37211314929695777, color_temperature_k=6042.298488087028,
+    light_azimuth_deg=127.00730024186501, light_elevation_deg=57.38272553247228,
+    gradient=0.33818730707578043, gradient_angle_deg=280.45785387322127,
+    shadow_depth=0.52713119524662, shadow_angle_deg=310.5535293116494,
+    shadow_offset_mm=111.93229858356523, shadow_softness_mm=64.27000571815003,
+    vignetting=0.22252915576989915, board_glare_spots=0, glare_strength=0.8895371813861116,
+    glare_seed=2024362, marble_offset_mm=0.07595023788563515, noise_sigma=4.119765860511306,
+    blur_sigma=0.017108320658661514, jpeg_quality=68, hands=2)
+EVENING_START = replace(DIM_EVENING, hands=0, shadow_depth=0.0, light_level=0.4136640833206749,
+                        color_temperature_k=5505.776185396971)
+EVENING_POSITION = {
+    "T8": "blue", "T19": "green", "T20": "blue", "T23": "yellow", "T39": "yellow", "T53": "red",
+    "T62": "yellow", "T66": "white", "T74": "red", "T86": "red", "T93": "yellow", "H0.1": "red",
+    "H2.0": "green", "K2.0": "green", "K2.1": "green", "H3.1": "blue", "K3.0": "blue",
+    "H4.1": "white", "H4.3": "white", "K4.0": "white", "H5.0": "black", "H5.1": "black",
+    "H5.2": "black", "H5.3": "black"}
+
+
+def test_average_is_the_mean_over_the_usable_points_of_the_square(brandi4):
+    grid = SurfaceGrid.for_profile(brandi4)
+    values = np.random.default_rng(1).normal(size=(3, len(grid.points_mm))).astype(np.float32)
+    averaged = grid.average(values)
+    rows, cols = grid.cells
+    reach = AVERAGE_CELLS // 2
+    for point in (0, 1234, len(rows) // 2, len(rows) - 1):
+        square = (np.abs(rows - rows[point]) <= reach) & (np.abs(cols - cols[point]) <= reach)
+        assert np.allclose(averaged[:, point], values[:, square].mean(axis=1), atol=1e-5)
+
+
+def test_dark_hands_in_dim_light_are_found(brandi6):
+    start = render(brandi6, start_occupancy(brandi6), EVENING_START, seed=2024362)
+    occupancy = {hole.id: EVENING_POSITION.get(hole.id) for hole in brandi6.holes}
+    frame = render(brandi6, occupancy, DIM_EVENING, seed=2024363)
+    reader = BoardReader(brandi6, start.image)
+    reader.read(start.image)
+    reading = reader.read(frame.image)
+    assert reading.evidence is not None
+    hidden = [index for index, hole in enumerate(reading.holes) if hole in frame.occluded]
+    assert len(hidden) > 10
+    # Every hole under a hand is near a foreign region, and none has a wrong colour.
+    assert reading.evidence.reach[hidden].max() < 30
+    assert reading.holes["T74"] == "?"
+    assert all(reading.holes[hole] in ("?", occupancy[hole]) for hole in frame.occluded)
+
+
+def test_a_deep_shadow_and_dimmer_light_are_no_foreign_region(brandi4):
+    light = RenderConditions(material="wood", light_level=0.45, noise_sigma=3.0)
+    start = render(brandi4, start_occupancy(brandi4), replace(light, light_level=0.6), seed=2)
+    occupancy = some_position(brandi4, seed=5)
+    frame = render(brandi4, occupancy, replace(light, shadow_depth=0.55), seed=3)
+    reading = BoardReader(brandi4, start.image).read(frame.image)
+    assert reading.evidence is not None and np.isinf(reading.evidence.reach).all()
+    assert reading.holes == occupancy
