@@ -20,7 +20,7 @@ import numpy as np
 
 from vision.render_board import MATERIALS, board_canvas, smooth_noise
 from vision.render_camera import Camera, pose_camera
-from vision.render_hands import cast_shadow, draw_card, draw_hand, occluded_holes
+from vision.render_hands import cast_shadow, covered_share, draw_card, draw_hand
 from vision.render_light import Glare, Lighting, develop, light_field
 from vision.render_marbles import MARBLE_BGR, draw_marble, light_vector, resting_height_mm
 
@@ -36,6 +36,7 @@ COLOURS = tuple(MARBLE_BGR)
 BOARD_VARIANTS = 6
 TABLE_SHADOW_DEPTH = 0.5  # how dark the board's shadow on the table is
 HAND_SHADOW_DEPTH = 0.45  # how dark a hand's shadow on the board is
+OCCLUDED_SHARE = 0.1  # a hole is under a hand when this share of its marble's circle is covered
 _TABLE_BGR = ((38, 56, 84), (84, 86, 92), (150, 156, 160), (52, 78, 58), (30, 34, 40))
 
 
@@ -96,11 +97,14 @@ class RenderConditions:
 
 @dataclass(frozen=True)
 class Rendered:
-    """One synthetic frame: BGR `image`, `occluded` hole ids, board-mm→pixel `homography`."""
+    """One synthetic frame: BGR `image`, `occluded` hole ids (under a hand or card),
+    board-mm→pixel `homography`, `touched` hole ids (the hand or card covers any part of the
+    marble's circle; includes the occluded ones)."""
 
     image: np.ndarray
     occluded: frozenset[str]
     homography: np.ndarray
+    touched: frozenset[str] = frozenset()
 
 
 def render(profile: BoardProfile, occupancy: Mapping[str, str | None],
@@ -123,7 +127,7 @@ def render(profile: BoardProfile, occupancy: Mapping[str, str | None],
     cv2.warpPerspective(board, to_image, (cond.width, cond.height), dst=frame,
                         flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
     coverage, shadow = _draw_occluders(frame, camera, profile, cond, hands_rng)
-    occluded = _occluded(coverage, camera, profile)
+    occluded, touched = _covered(coverage, camera, profile)
     lighting = _lighting(cond, profile, light_rng)
     shading = None if shadow is None else 1 - HAND_SHADOW_DEPTH * shadow
     light, glare = light_field(lighting, np.linalg.inv(camera.homography),
@@ -131,7 +135,8 @@ def render(profile: BoardProfile, occupancy: Mapping[str, str | None],
     image = develop(frame, light, glare, sensor_rng, level=cond.light_level,
                     noise_sigma=cond.noise_sigma, blur_sigma=cond.blur_sigma,
                     jpeg_quality=cond.jpeg_quality)
-    return Rendered(image=image, occluded=frozenset(occluded), homography=camera.homography)
+    return Rendered(image=image, occluded=occluded, homography=camera.homography,
+                    touched=touched)
 
 
 def start_occupancy(profile: BoardProfile,
@@ -277,13 +282,18 @@ def _draw_occluders(frame: np.ndarray, camera: Camera, profile: BoardProfile,
     return np.maximum(coverage, hands), cast_shadow(hands, camera, light)
 
 
-def _occluded(coverage: np.ndarray, camera: Camera, profile: BoardProfile) -> set[str]:
+def _covered(coverage: np.ndarray, camera: Camera,
+             profile: BoardProfile) -> tuple[frozenset[str], frozenset[str]]:
+    """Holes under a hand or card (`OCCLUDED_SHARE` of the marble's circle covered), and
+    holes it touches at all."""
     if not coverage.any():
-        return set()
-    ids = [hole.id for hole in profile.holes]
+        return frozenset(), frozenset()
     centres = np.array([(hole.x, hole.y) for hole in profile.holes])
     radius = max(profile.hole_diameter_mm, profile.marble_diameter_mm) / 2 + 1
-    return occluded_holes(coverage, camera, ids, centres, radius)
+    share = covered_share(coverage, camera, centres, radius)
+    ids = [hole.id for hole in profile.holes]
+    return (frozenset(h for h, s in zip(ids, share, strict=True) if s >= OCCLUDED_SHARE),
+            frozenset(h for h, s in zip(ids, share, strict=True) if s > 0))
 
 
 def _lighting(cond: RenderConditions, profile: BoardProfile,

@@ -109,12 +109,11 @@ def _card_face(rng: np.random.Generator) -> np.ndarray:
     return card
 
 
-def occluded_holes(coverage: np.ndarray, camera: Camera, hole_ids: list[str],
-                   centres_mm: np.ndarray, radius_mm: float, threshold: float = 0.1) -> set[str]:
-    """Holes whose circle (of `radius_mm`) is covered by at least `threshold` in the image.
-
-    A circle reaching outside the image counts as covered.
-    """
+def covered_share(coverage: np.ndarray, camera: Camera, centres_mm: np.ndarray,
+                  radius_mm: float) -> np.ndarray:
+    """(N,) share of each circle (of `radius_mm` around the centres) covered in the image:
+    of 25 points (centre, 12 at half the radius, 12 on the rim). A point outside the image
+    counts as covered."""
     ring = [(0.0, 0.0)] + [(f * math.cos(t), f * math.sin(t)) for f in (0.5, 1.0)
                            for t in np.linspace(0, 2 * math.pi, 12, endpoint=False)]
     samples = (centres_mm[:, None, :] + np.array(ring) * radius_mm).reshape(-1, 2)
@@ -123,8 +122,7 @@ def occluded_holes(coverage: np.ndarray, camera: Camera, hole_ids: list[str],
     inside = (px[:, 0] >= 0) & (px[:, 0] < width) & (px[:, 1] >= 0) & (px[:, 1] < height)
     covered = np.ones(len(px), bool)
     covered[inside] = coverage[px[inside, 1], px[inside, 0]] > 0.05
-    share = covered.reshape(len(hole_ids), len(ring)).mean(axis=1)
-    return {hole for hole, s in zip(hole_ids, share, strict=True) if s >= threshold}
+    return np.asarray(covered.reshape(len(centres_mm), len(ring)).mean(axis=1))
 
 
 def _capsule(mask: np.ndarray, start: np.ndarray, end: np.ndarray, width: float) -> None:
