@@ -100,9 +100,9 @@ class SurfaceGrid:
 
     @cached_property
     def _point_of_cell(self) -> np.ndarray:
-        """(H * W,) int32: the usable point at each grid cell, M (a zero column) elsewhere."""
-        index = np.full(self.shape[0] * self.shape[1], len(self.points_mm), np.int32)
-        index[self.flat_cells] = np.arange(len(self.points_mm), dtype=np.int32)
+        """(H * W,): the usable point at each grid cell, M (a zero column) elsewhere."""
+        index = np.full(self.shape[0] * self.shape[1], len(self.points_mm), np.intp)
+        index[self.flat_cells] = np.arange(len(self.points_mm))
         return index
 
     @cached_property
@@ -117,11 +117,12 @@ class SurfaceGrid:
         in the `AVERAGE_MM` square around it."""
         padded = np.concatenate([values, np.zeros((3, 1), values.dtype)], axis=1)
         # (Gathers: numpy takes many times faster than it scatters.)
-        planes = np.take(padded, self._point_of_cell, axis=1).reshape(3, *self.shape)
+        # (The indices are known to be valid: "clip" spares numpy checking them.)
+        planes = np.take(padded, self._point_of_cell, axis=1, mode="clip").reshape(3, *self.shape)
         averaged = np.empty_like(values)
         for channel, plane in enumerate(planes):
             total = _box_sum(plane).reshape(-1)
-            averaged[channel] = np.take(total, self.flat_cells) / self._average_weight
+            averaged[channel] = np.take(total, self.flat_cells, mode="clip") / self._average_weight
         return averaged
 
     def sample(self, image: np.ndarray, homography: np.ndarray) -> np.ndarray:
