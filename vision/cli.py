@@ -43,6 +43,9 @@ def _board_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--reference", metavar="START_IMAGE",
                         help="photo of the start position (every marble in its kennel): the "
                              "seat colours are learnt from it")
+    parser.add_argument("--seats", metavar="SEATS",
+                        help="the seats that play, by colour or number, e.g. red,green or 0,2 "
+                             "(default: every seat whose kennel shows marbles in the reference)")
 
 
 class _BadInput(Exception):
@@ -75,10 +78,29 @@ def _make_reader(args: argparse.Namespace) -> Any:
             reference = read_image(args.reference)
         except SourceError as error:
             raise _BadInput(f"--reference {error}") from None
+    seats = None if args.seats is None else _parse_seats(profile, args.seats)
     try:
-        return BoardReader(profile, reference)
+        return BoardReader(profile, reference, seats=seats)
     except (LocateError, ReadError) as error:
         raise _BadInput(f"--reference {args.reference}: {error}") from None
+
+
+def _parse_seats(profile: Any, text: str) -> list[int]:
+    """``--seats red,green`` or ``0,2`` as seat numbers (`_BadInput` names a wrong one)."""
+    colours = list(profile.default_colors[:profile.seats])
+    seats = []
+    for item in text.split(","):
+        name = item.strip().lower()
+        if name.isdigit() and int(name) < len(colours):
+            seats.append(int(name))
+        elif name in colours:
+            seats.append(colours.index(name))
+        else:
+            raise _BadInput(f"--seats {text}: {item.strip()!r} is no seat of {profile.name} "
+                            f"(seats 0 to {len(colours) - 1}: {', '.join(colours)})")
+    if len(set(seats)) != len(seats):
+        raise _BadInput(f"--seats {text}: a seat is named twice")
+    return seats
 
 
 def run_read(args: argparse.Namespace) -> int:

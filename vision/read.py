@@ -25,6 +25,7 @@ less robust, documented in docs/vision.md.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -130,12 +131,14 @@ def _plain_track(profile: BoardProfile) -> np.ndarray:
     return np.array([hole.kind == "track" and hole.seat is None for hole in profile.holes])
 
 
-def learn_prototypes(profile: BoardProfile, features: HoleFeatures) -> Prototypes:
+def learn_prototypes(profile: BoardProfile, features: HoleFeatures,
+                     seats: Sequence[int] | None = None) -> Prototypes:
     """Learn seat colours and empty holes from a start-of-game frame.
 
-    Kennel ``K<p>.*`` shows seat p's colour (named ``profile.default_colors[p]``); a seat whose
-    kennel looks like empty holes is left out (fewer players than seats). Track and home holes
-    must be empty; each gives its own empty look, kennels take the plain track's.
+    Kennel ``K<p>.*`` shows seat p's colour (named ``profile.default_colors[p]``). The seats
+    that play are `seats` when told, else decided from the frame: a seat whose kennel looks
+    like empty holes is left out (`vision.seats`). Track and home holes must be empty; each
+    gives its own empty look, kennels take the plain track's.
     """
     paint = paint_offsets(profile, features.ring)
     no_paint = np.zeros_like(paint)
@@ -150,7 +153,7 @@ def learn_prototypes(profile: BoardProfile, features: HoleFeatures) -> Prototype
     means = [empty_means]
     scales = [np.hypot(_robust_spread(empty_vectors[~kennel]), FEATURE_FLOOR)]
     vectors = features.vectors(paint)
-    for seat in playing_seats(profile, features):  # a seat with an empty kennel: nobody plays
+    for seat in playing_seats(profile, features) if seats is None else sorted(seats):
         own = np.array([h.kind == "kennel" and h.seat == seat for h in profile.holes])
         if seat >= len(profile.default_colors):
             raise ReadError(f"board {profile.name}: no colour name for seat {seat}")
@@ -164,9 +167,11 @@ def learn_prototypes(profile: BoardProfile, features: HoleFeatures) -> Prototype
     return Prototypes(tuple(names), np.stack(means), np.stack(scales), paint, no_paint)
 
 
-def default_prototypes(profile: BoardProfile, features: HoleFeatures) -> Prototypes:
+def default_prototypes(profile: BoardProfile, features: HoleFeatures,
+                       seats: Sequence[int] | None = None) -> Prototypes:
     """Prototypes without a reference frame: typical marble colours over the board's material
-    (guessed from the plain track's colour), empty look from the track's majority."""
+    (guessed from the plain track's colour) of every seat or the `seats` told, empty look from
+    the track's majority."""
     paint = paint_offsets(profile, features.ring)
     vectors = features.vectors(paint)
     plain = _plain_track(profile)
@@ -175,8 +180,8 @@ def default_prototypes(profile: BoardProfile, features: HoleFeatures) -> Prototy
     looks = DEFAULT_LOOKS["wood" if surface[0] < 0.8 * surface[2] else "aluminium"]
     names: list[str | None] = [EMPTY]
     means = [np.broadcast_to(empty_mean, vectors.shape)]
-    for colour in profile.default_colors:
-        if colour in looks:
+    for seat, colour in enumerate(profile.default_colors):
+        if colour in looks and (seats is None or seat in seats):
             names.append(colour)
             means.append(np.broadcast_to(np.array(looks[colour]), vectors.shape))
     scales = np.stack([FEATURE_FLOOR * DEFAULT_SPREAD] + [
@@ -222,11 +227,18 @@ class Learned:
 
 
 class BoardReader:
-    """Reads frames of one board from one camera: locate, sample, classify, flag occlusion."""
+    """Reads frames of one board from one camera: locate, sample, classify, flag occlusion.
+
+    `reference` is the start position (every marble in its kennel) the colours are learnt
+    from; `seats` the seats that play, when known (else decided from the reference).
+    """
 
     def __init__(self, profile: BoardProfile, reference: np.ndarray | None = None,
-                 learned: Learned | None = None) -> None:
+                 learned: Learned | None = None, seats: Sequence[int] | None = None) -> None:
+        if seats is not None:
+            seats = _checked_seats(profile, seats)
         self.profile = profile
+        self.seats = seats
         self.locator = Locator(profile)
         self.sampler = HoleSampler(profile)
         self.ids = [hole.id for hole in profile.holes]
@@ -251,7 +263,7 @@ class BoardReader:
             fit, features = self.measure(reference)
             self.reference = features
             self.learned = learned or Learned.shipped()
-            self.prototypes = learn_prototypes(profile, features)
+            self.prototypes = learn_prototypes(profile, features, seats)
             seats = [profile.default_colors.index(str(name))
                      for name in self.prototypes.names[1:]]
             kennel_seats = np.array([h.seat if h.kind == "kennel" else -1
@@ -283,7 +295,7 @@ class BoardReader:
     def read(self, image: np.ndarray) -> HoleReading:
         """Classify every hole of one BGR frame."""
         fit, features = self.measure(image)
-        prototypes = self.prototypes or default_prototypes(self.profile, features)
+        prototypes = self.prototypes or default_prototypes(self.profile, features, self.seats)
         residual = prototypes.scaled_residuals(features)  # (C, N, F)
         distance = np.sqrt((residual ** 2).sum(axis=2))
         scores = -0.5 * distance ** 2  # log-likelihoods, unless the match network scores
@@ -358,6 +370,20 @@ class BoardReader:
         strange = nearest > STRANGE_DISTANCE
         hidden |= strange & self._adjacent[:, strange].any(axis=1)
         return self._spread_to_doubtful(hidden, nearest > DOUBTFUL_DISTANCE)
+
+
+def _checked_seats(profile: BoardProfile, seats: Sequence[int]) -> tuple[int, ...]:
+    """The seats told to play, checked against the board (`ReadError` names the wrong one)."""
+    told = tuple(seats)
+    for seat in told:
+        if not 0 <= seat < min(profile.seats, len(profile.default_colors)):
+            raise ReadError(f"seat {seat}: board {profile.name} has seats 0 to "
+                            f"{profile.seats - 1}")
+    if not told:
+        raise ReadError("no seat plays: name at least one")
+    if len(set(told)) != len(told):
+        raise ReadError(f"seats {', '.join(map(str, told))}: a seat is named twice")
+    return told
 
 
 def frame_motion(previous: HoleReading, current: HoleReading) -> bool:

@@ -66,6 +66,9 @@ def test_debug_writes_a_png_of_the_reading(photos, tmp_path, capsys):
     (["{game}", "--board", "brandi-4", "--reference", "nope.png"], "nope.png"),
     (["{blank}", "--board", "brandi-4"], "markers"),
     (["{game}", "--board", "brandi-4", "--reference", "{blank}"], "--reference"),
+    (["{game}", "--board", "brandi-4", "--seats", "red,purple"], "'purple' is no seat"),
+    (["{game}", "--board", "brandi-4", "--seats", "4"], "'4' is no seat"),
+    (["{game}", "--board", "brandi-4", "--seats", "red,0"], "named twice"),
 ])
 def test_bad_input_is_one_line_on_stderr_and_exit_2(photos, tmp_path, capsys, args, message):
     folder, _ = photos
@@ -76,6 +79,14 @@ def test_bad_input_is_one_line_on_stderr_and_exit_2(photos, tmp_path, capsys, ar
     captured = capsys.readouterr()
     assert captured.out == ""
     assert len(captured.err.strip().splitlines()) == 1 and message in captured.err
+
+
+def test_read_with_the_seats_told_by_colour_or_number(photos, capsys):
+    folder, occupancy = photos
+    for seats in ("red,yellow,green,blue", "0, 1,2,3"):
+        assert main(["vision", "read", str(folder / "game.jpg"), "--board", "brandi-4",
+                     "--reference", str(folder / "start.png"), "--seats", seats]) == 0
+        assert json.loads(capsys.readouterr().out)["holes"] == occupancy
 
 
 def test_watch_prints_one_line_per_stable_reading(photos, tmp_path, capsys):

@@ -115,3 +115,28 @@ def test_a_seat_nobody_plays_is_left_out(brandi4):
     reader = BoardReader(brandi4, reference.image)
     assert reader.prototypes is not None and "green" not in reader.prototypes.names
     assert reader.read(reference.image).holes == start
+
+
+def test_seats_told_replace_the_decision_from_the_reference(brandi4):
+    start = start_occupancy(brandi4)
+    green = [h.id for h in brandi4.holes if h.kind == "kennel" and h.seat == 2]
+    for hole_id in green:
+        start[hole_id] = None
+    reference = render(brandi4, start, RenderConditions(), seed=4)
+    # Told: green does not play, and neither does blue (whose marbles are in the reference).
+    reader = BoardReader(brandi4, reference.image, seats=[1, 0])
+    assert reader.prototypes is not None and reader.prototypes.names == (None, "red", "yellow")
+    blue = {h.id for h in brandi4.holes if h.kind == "kennel" and h.seat == 3}
+    reading = reader.read(reference.image)
+    assert {hole: reading.holes[hole] for hole in start if hole not in blue} == {
+        hole: colour for hole, colour in start.items() if hole not in blue}
+    # Marbles of a seat that does not play are no game marbles: never read as a colour.
+    assert all(reading.holes[hole] in (None, "?") for hole in blue)
+
+
+@pytest.mark.parametrize(("seats", "message"), [
+    ([4], "seat 4: board brandi-4 has seats 0 to 3"), ([-1], "seat -1"),
+    ([], "no seat plays"), ([1, 1], "named twice")])
+def test_seats_told_wrong_are_refused(brandi4, seats, message):
+    with pytest.raises(ReadError, match=message):
+        BoardReader(brandi4, seats=seats)
