@@ -13,8 +13,8 @@ stream (the reader has just read the frame before, here the reference frame itse
 camera's steady state), or with `--cold` a reader's first frame right after rendering, which
 has flushed the CPU caches (the same readings). `--breakdown` adds the errors by condition
 and by kind. `--jobs` runs cases in parallel processes (same results; the times are then not
-one-core figures). `--empty-seats K` leaves K random seats of
-every case unplayed (their kennels empty in the reference, their marbles off the board).
+one-core figures). `--empty-seats K` leaves K random seats of every case unplayed (their
+kennels empty in the reference, their marbles off the board).
 """
 
 from __future__ import annotations

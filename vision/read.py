@@ -264,13 +264,13 @@ class BoardReader:
             self.reference = features
             self.learned = learned or Learned.shipped()
             self.prototypes = learn_prototypes(profile, features, seats)
-            seats = [profile.default_colors.index(str(name))
-                     for name in self.prototypes.names[1:]]
+            playing = [profile.default_colors.index(str(name))
+                       for name in self.prototypes.names[1:]]
             kennel_seats = np.array([h.seat if h.kind == "kennel" else -1
                                      for h in profile.holes])
-            self._class_centres = class_centres(kennel_seats, seats, features.centre,
+            self._class_centres = class_centres(kennel_seats, playing, features.centre,
                                                 ~self._kinds[:, 2])
-            marbles = [0] + [int((kennel_seats == seat).sum()) for seat in seats]
+            marbles = [0] + [int((kennel_seats == seat).sum()) for seat in playing]
             self.census = Census(np.array(marbles))
             # Each class's mean log ratio to the board (0 for empty).
             self._class_brightness = np.array(
