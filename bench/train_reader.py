@@ -12,13 +12,13 @@ training can be repeated without rendering (seeds missing in it are rendered and
 fifths of the cases train, the other fifth says how well that went:
 
 1. the match network learns, per (class, hole) pair, whether the class is the hole's;
-2. the trust network learns, per hole, whether the match network's best class may be
-   reported: it is right and the hole is not under a hand (learning to see hands from every
-   hole under one, not only from the few where the class goes wrong, is what lets it keep
-   definite wrong colours from hidden holes); its threshold is the one with the fewest errors
-   on the held-out fifth, each case read as the reader does (threshold, then `vision.census`),
-   when a definite wrong colour under a hand costs `--hidden-cost` ordinary errors (a visible
-   hole wrong or "?").
+2. the trust network learns, per hole, whether the match network's best class may be reported:
+   it is right and the hole is not under a hand (learning to see hands from every hole under
+   one, not only from the few where the class goes wrong, is what lets it keep definite wrong
+   colours from hidden holes); its threshold is the one with the fewest errors on the held-out
+   fifth, each case read as the reader does (threshold and `vision.read.blind_at_region`, then
+   `vision.census`), when a definite wrong colour under a hand costs `--hidden-cost` ordinary
+   errors (a visible hole wrong or "?").
 
 Writes ``vision/models/hole_match.npz`` and ``hole_trust.npz`` (numpy, fixed seed).
 """
@@ -49,7 +49,7 @@ from hw import load_profile  # noqa: E402
 from vision import match, trust  # noqa: E402
 from vision.census import UNKNOWN  # noqa: E402
 from vision.network import MODELS, Network  # noqa: E402
-from vision.read import BoardReader, Learned  # noqa: E402
+from vision.read import BoardReader, Learned, blind_at_region  # noqa: E402
 from vision.render import RenderConditions  # noqa: E402
 
 _spec = importlib.util.spec_from_file_location("bench_vision", ROOT / "bench" / "vision.py")
@@ -152,14 +152,16 @@ def choose_threshold(cases: list[dict], hidden_cost: float) -> tuple[float, dict
     """The threshold with the least cost over cases (each with the match network's
     ``scores``, the trust network's ``logits``): a visible hole wrong or "?" counts 1, a
     definite wrong class under a hand `hidden_cost`. Every case is read as the reader reads:
-    holes below the threshold are "?", then the census settles the counts."""
+    holes below the threshold (or blind at a hand, `blind_at_region`) are "?", then the census
+    settles the counts."""
     logits = np.concatenate([case["logits"] for case in cases])
     best: tuple[float, float, dict[str, int]] | None = None
     for threshold in np.quantile(logits, np.linspace(0.0, 0.1, 201)):
         counts = dict.fromkeys(("false ?", "wrong", "hidden wrong"), 0)
         for case in cases:
             scores, under = case["scores"], case["under"]
-            labels = np.where(case["logits"] < threshold, UNKNOWN, scores.argmax(axis=0))
+            hidden = (case["logits"] < threshold) | blind_at_region(case["evidence"])
+            labels = np.where(hidden, UNKNOWN, scores.argmax(axis=0))
             labels = case["census"].settle(scores, labels, case["evidence"].reach)
             wrong = (labels != UNKNOWN) & (labels != case["truth"])
             counts["false ?"] += int(((labels == UNKNOWN) & ~under).sum())

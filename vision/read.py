@@ -42,8 +42,8 @@ from vision.match import PairEvidence, class_centres, look_changes
 from vision.network import MODELS, Network
 from vision.occlusion import Baseline, SurfaceGrid, region_distance
 from vision.seats import playing_seats
+from vision.trust import AT_REGION_MM, HoleEvidence
 from vision.trust import INPUTS as TRUST_INPUTS
-from vision.trust import HoleEvidence
 
 EMPTY = None
 UNKNOWN = "?"
@@ -307,9 +307,9 @@ class BoardReader:
                 scores = self.learned.match.logits(pairs.matrix()).reshape(distance.shape)
             evidence = self._evidence(image, fit, features, prototypes, distance, scores,
                                       patterns)
-            hidden = np.zeros(len(self.ids), bool)
+            hidden = blind_at_region(evidence)
             if self.learned.trust is not None:
-                hidden = self.learned.trust.logits(evidence.matrix()) < (
+                hidden |= self.learned.trust.logits(evidence.matrix()) < (
                     self.learned.trust.threshold)
         else:
             hidden = self._doubtful_without_reference(features, distance)
@@ -370,6 +370,14 @@ class BoardReader:
         strange = nearest > STRANGE_DISTANCE
         hidden |= strange & self._adjacent[:, strange].any(axis=1)
         return self._spread_to_doubtful(hidden, nearest > DOUBTFUL_DISTANCE)
+
+
+def blind_at_region(evidence: HoleEvidence) -> np.ndarray:
+    """Holes whose ring and centre are overexposed in every channel, at a hand or card: the
+    pixels there tell nothing, and something white may lie over the hole (a card under the
+    lamp). Such holes are ``"?"`` whatever the networks make of them."""
+    blind = evidence.ring_clipped.all(axis=1) & evidence.centre_clipped.all(axis=1)
+    return np.asarray(blind & (evidence.reach <= AT_REGION_MM))
 
 
 def _checked_seats(profile: BoardProfile, seats: Sequence[int]) -> tuple[int, ...]:

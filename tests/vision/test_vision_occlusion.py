@@ -71,3 +71,32 @@ def test_a_deep_shadow_and_dimmer_light_are_no_foreign_region(brandi4):
     reading = BoardReader(brandi4, start.image).read(frame.image)
     assert reading.evidence is not None and np.isinf(reading.evidence.reach).all()
     assert reading.holes == occupancy
+
+
+def test_a_hole_under_an_overexposed_white_card_is_unknown(brandi6):
+    # A training case (seed 7, case 3195) where a black marble under a white card in bright
+    # light was read as empty: the card clips ring and centre in every channel.
+    lamp = RenderConditions(
+        material="wood", board_variant=1, camera_height_mm=825.4645257340926,
+        tilt_deg=0.21657985836624138, yaw_deg=298.21422586317004,
+        aim_offset_mm=(7.348334023047471, -14.505515503446647), board_fill=0.9045294867674629,
+        light_level=1.2444556259701964, color_temperature_k=4072.5066012767375,
+        light_azimuth_deg=58.1072420334517, light_elevation_deg=77.3394247343366,
+        gradient=0.015536129787653645, gradient_angle_deg=254.85159600720155,
+        vignetting=0.278492943867216, board_glare_spots=3, glare_strength=1.0204520288030152,
+        glare_seed=13390, marble_offset_mm=2.5707745505240824, noise_sigma=4.077544235209524,
+        blur_sigma=0.3332124174131517, hands=1, cards=1)
+    start = render(brandi6, start_occupancy(brandi6),
+                   replace(lamp, hands=0, cards=0, light_level=1.1018070580927815,
+                           color_temperature_k=4205.6003265218105), seed=13390)
+    position = {"T0": "yellow", "T8": "green", "T10": "yellow", "T12": "yellow",
+                "T13": "green", "T31": "red", "T54": "red", "T65": "green", "T72": "green",
+                "T76": "yellow", "T78": "white", "H0.3": "red", "K0.0": "red", "H3.0": "blue",
+                "H3.2": "blue", "K3.0": "blue", "K3.1": "blue", "K4.0": "white",
+                "K4.1": "white", "K4.2": "white", "H5.2": "black", "H5.3": "black",
+                "K5.0": "black", "K5.1": "black"}
+    occupancy = {hole.id: position.get(hole.id) for hole in brandi6.holes}
+    frame = render(brandi6, occupancy, lamp, seed=13391)
+    reading = BoardReader(brandi6, start.image).read(frame.image)
+    assert "H5.3" in frame.occluded and reading.holes["H5.3"] == "?"
+    assert all(reading.holes[hole] in ("?", occupancy[hole]) for hole in frame.occluded)
