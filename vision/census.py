@@ -24,9 +24,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vision.trust import AT_REGION_MM  # a hole this close to a hand or card: never resolved
+
 UNKNOWN = -1  # label of a hole in doubt
 MAX_COST = 8.0  # most log-odds the census may overrule one hole's best class by
-AT_REGION_MM = 12.0  # a hole this close to a hand or card may be under it: never resolved
 
 
 @dataclass(frozen=True)

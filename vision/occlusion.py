@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from hw import BoardProfile
+from vision.features import LOG_OFFSET
 
 GRID_MM = 5.0  # spacing of the surface sample points
 AVERAGE_MM = 25.0  # colour changes are also judged averaged over squares this wide
@@ -47,9 +48,8 @@ BLIND_MARGIN = 0.15  # log: how far below clipping a channel must be to tell a c
 BLIND_MIN_POINTS = 50  # unclipped surface points needed to tell the board's typical colour
 DRIFT_SUBSAMPLE = 5  # every so many surface points estimate the board-wide light change
 DRIFT_MIN_SAMPLES = 20  # fewer samples free of overexposure: the change is taken from all
-_LOG_OFFSET = 4.0
-CLIPPED_LOG = float(np.log(235 + _LOG_OFFSET))  # samples this bright may be overexposed
-_LOG_LEVELS = np.log(np.arange(256, dtype=np.float32) + _LOG_OFFSET)  # log of each 8-bit level
+CLIPPED_LOG = float(np.log(235 + LOG_OFFSET))  # samples this bright may be overexposed
+_LOG_LEVELS = np.log(np.arange(256, dtype=np.float32) + LOG_OFFSET)  # log of each 8-bit level
 _ROW = 256  # surface points per row of the remap
 
 
