@@ -23,6 +23,7 @@ CLIP_SLACK = 0.35  # how far (log) the true value of a clipped channel may lie b
 LOG_OFFSET = 4.0  # features are logs of 8-bit level + this (dark levels stay finite)
 CLIPPED_LOG = float(np.log(CLIPPED_LEVEL + LOG_OFFSET))  # a log colour this high is overexposed
 SECTORS = 8  # ring and rim are also described in this many sectors (a hand's edge covers few)
+EXTENT_RANK = 3  # how far around a change reaches: the change of this many sectors at least
 
 
 def _sector_weights(offsets: np.ndarray) -> np.ndarray:
@@ -121,18 +122,22 @@ class HoleFeatures:
                    _log(ring_sectors), _log(rim_sectors), rim_pattern)
 
     def sector_change(self, other: HoleFeatures) -> np.ndarray:
-        """(6, N) how unevenly ring and rim changed since another frame: of the sectors'
+        """(10, N) how unevenly ring and rim changed since another frame: of the sectors'
         colour changes less the ring's median change (the light at the hole), the largest
         colour (chroma) change, the deepest darkening and the strongest brightening, for the
-        ring, then the rim. A hand's edge changes a few sectors; light changes them alike."""
+        ring, then the rim; then, for ring and rim, the `EXTENT_RANK`-th largest chroma change
+        and darkening. A hand's edge changes a few sectors, one over the hole many; light
+        changes them alike."""
         ring = self.ring_sectors - other.ring_sectors
         light = medians(ring.transpose(0, 2, 1))[:, None, :]
-        described = []
+        described, extent = [], []
         for change in (ring - light, self.rim_sectors - other.rim_sectors - light):
             level = brightness(change)
             chroma = length(change - level[..., None])
             described += [chroma.max(axis=1), level.min(axis=1), level.max(axis=1)]
-        return np.stack(described)
+            extent += [np.sort(chroma, axis=1)[:, -EXTENT_RANK],
+                       np.sort(level, axis=1)[:, EXTENT_RANK - 1]]
+        return np.stack(described + extent)
 
     def pattern_match(self, other: HoleFeatures) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per hole, how well the brightness patterns of ring, disc and rim agree with

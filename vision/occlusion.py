@@ -217,9 +217,10 @@ class Baseline:
                    _glinting(grid, surface, rings), (reference >= CLIPPED_LOG).sum(axis=0) >= 2)
 
     def foreign_regions(self, surface: np.ndarray,
-                        rings: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(H, W) bool grid covered by something that is not the board, and per hole whether
-        its ring changed beyond what light does.
+                        rings: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+        """(H, W) bool grid covered by something that is not the board, per hole whether its
+        ring changed beyond what light does, and the frame's noise (typical colour change of
+        the bare board in 8-bit levels).
 
         A region counts when it is large (`MIN_REGION_MM2`) and has several clearly changed
         points (`MIN_SEEDS`), or is very large: a glint, JPEG blocks or noise change a few
@@ -265,7 +266,8 @@ class Baseline:
         # with 1 / level): never flag less than it explains, measured on the frame itself.
         level = np.exp((now[0] + now[1] + now[2]) / 3)
         every = slice(None, None, DRIFT_SUBSAMPLE)
-        noise = 1.4826 * _row_medians((chroma[every] * level[every])[None])[0, 0] / level
+        typical_noise = 1.4826 * float(_row_medians((chroma[every] * level[every])[None])[0, 0])
+        noise = typical_noise / level
         strong = _changed(chroma, brightness, np.maximum(CHROMA_LIMIT, NOISE_FACTOR * noise))
         weak = _changed(chroma, brightness,
                         np.maximum(CHROMA_LIMIT * WEAK_SHARE, WEAK_NOISE_FACTOR * noise))
@@ -305,7 +307,7 @@ class Baseline:
         large = ((area >= MIN_REGION_MM2) & (seed_count >= MIN_SEEDS)) | (
             (area >= LARGE_REGION_MM2) & (seed_count >= 1))
         large[0] = False
-        return large[labels], weak[points:]
+        return large[labels], weak[points:], typical_noise
 
     def _compare_blind(self, now: np.ndarray, unclipped: np.ndarray, residual: np.ndarray,
                        clipped: np.ndarray, points: int) -> None:
@@ -367,3 +369,12 @@ def region_distance(grid: SurfaceGrid, region: np.ndarray) -> np.ndarray:
         return np.full(len(grid.hole_cells), np.inf)
     distance = cv2.distanceTransform((~region).astype(np.uint8), cv2.DIST_L2, 3)
     return distance[grid.ring_cells] * GRID_MM
+
+
+def region_share(grid: SurfaceGrid, region: np.ndarray) -> np.ndarray:
+    """Per hole: the share of the `AVERAGE_MM` square around its centre that the region covers
+    (a fingertip or a whole hand)."""
+    if not region.any():
+        return np.zeros(len(grid.hole_cells), np.float32)
+    covered = _box_sum(region.astype(np.float32)) / AVERAGE_CELLS ** 2
+    return np.asarray(covered[grid.ring_cells])

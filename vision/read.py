@@ -34,13 +34,13 @@ import numpy as np
 from hw import BoardProfile
 from vision.census import UNKNOWN as CENSUS_UNKNOWN
 from vision.census import Census
-from vision.features import HoleFeatures, medians
+from vision.features import HoleFeatures, brightness, medians
 from vision.holes import HoleSampler
 from vision.locate import BoardFit, Locator
 from vision.match import INPUTS as MATCH_INPUTS
 from vision.match import PairEvidence, class_centres, look_changes
 from vision.network import MODELS, Network
-from vision.occlusion import Baseline, SurfaceGrid, region_distance
+from vision.occlusion import Baseline, SurfaceGrid, region_distance, region_share
 from vision.seats import playing_seats
 from vision.trust import AT_REGION_MM, HoleEvidence
 from vision.trust import INPUTS as TRUST_INPUTS
@@ -347,11 +347,13 @@ class BoardReader:
         """What the trust network weighs per hole (needs the reference frame)."""
         assert self.baseline is not None and self.reference is not None
         surface = self.grid.sample(image, fit.homography)
-        region, ring_changed = self.baseline.foreign_regions(surface, features.ring)
+        region, ring_changed, noise = self.baseline.foreign_regions(surface, features.ring)
         ring_match, disc_match, rim_match = patterns
         return HoleEvidence(
             distance=distance, scores=scores, class_brightness=self._class_brightness,
             reach=region_distance(self.grid, region), ring_changed=ring_changed,
+            region_share=region_share(self.grid, region), noise=noise,
+            levels=np.column_stack([brightness(features.ring), brightness(features.centre)]),
             flat=features.look_flat(), unevenness=features.unevenness(prototypes.paint),
             ring_clipped=features.ring_clipped, centre_clipped=features.centre_clipped,
             kinds=self._kinds, adjacent=self._adjacent, around=self._neighbours,

@@ -37,6 +37,9 @@ INPUTS = (
     "sector chroma change", "sector darkening", "sector brightening",
     "rim sector chroma change", "rim sector darkening", "rim sector brightening",
     "adjacent sector chroma change", "gaussian agrees", "rim pattern match",
+    "ring sector extent chroma", "ring sector extent darkening",
+    "rim sector extent chroma", "rim sector extent darkening",
+    "region share", "ring level", "centre level", "frame noise", "centre noise",
 )
 
 
@@ -53,8 +56,11 @@ class HoleEvidence:
     ``centre_delta`` (N, 3) log colour change of the ring and centre since the reference,
     ``ring_match``, ``disc_match`` and ``rim_match`` (N,) how well their brightness patterns
     still agree with the reference's (`HoleFeatures.pattern_match`), ``texture_change`` (N,)
-    the change of the ring's relative brightness spread, ``sectors`` (6, N) how unevenly
-    ring and rim changed (`HoleFeatures.sector_change`).
+    the change of the ring's relative brightness spread, ``sectors`` (10, N) how unevenly
+    ring and rim changed (`HoleFeatures.sector_change`), ``region_share`` (N,) how much of
+    the board around each hole a foreign region covers (`vision.occlusion.region_share`),
+    ``noise`` the frame's noise in 8-bit levels, ``levels`` (N, 2) the log brightness of
+    ring and centre (how dark the spot is: the noise weighs more there).
     """
 
     distance: np.ndarray
@@ -76,6 +82,9 @@ class HoleEvidence:
     rim_match: np.ndarray
     texture_change: np.ndarray
     sectors: np.ndarray
+    region_share: np.ndarray
+    noise: float
+    levels: np.ndarray
 
     @property
     def best(self) -> np.ndarray:
@@ -118,8 +127,10 @@ class HoleEvidence:
             self.ring_match - medians(self.ring_match[None, :])[0], self.disc_match,
             self.texture_change,
             1 - _largest(adjacent, 1 - self.ring_match), 1 - _largest(around, 1 - self.ring_match),
-            *self.sectors, _largest(adjacent, self.sectors[0]),
-            self.distance.argmin(axis=0) == best, self.rim_match,
+            *self.sectors[:6], _largest(adjacent, self.sectors[0]),
+            self.distance.argmin(axis=0) == best, self.rim_match, *self.sectors[6:],
+            self.region_share, *self.levels.T, np.full(count, np.log(self.noise + 0.1)),
+            np.log(self.noise + 0.1) - self.levels[:, 1],
         ]
         rows = np.empty((count, len(columns)), np.float32)
         for index, column in enumerate(columns):

@@ -64,3 +64,21 @@ def test_a_hand_over_one_side_shows_in_its_sectors_and_pattern():
     ring, _, rim = now.pattern_match(reference)
     assert ring[0] < 0.9 and rim[0] < 0.9 and np.allclose(ring[1:], 1, atol=1e-3)
     assert now.ring_sectors.shape == (5, SECTORS, 3)
+
+
+def test_the_extent_rows_tell_a_fingertip_from_a_hand_over_half_the_hole():
+    rng = np.random.default_rng(6)
+    samples = _samples(rng)
+    reference = HoleFeatures.measure(samples)
+    covered = HoleSamples(samples.disc, samples.ring.copy(), samples.rim.copy())
+    # Skin over a narrow edge of hole 0 (x > 10 mm) and over half of hole 1 (x > 0).
+    for pixels, offsets in ((covered.ring, RING_OFFSETS), (covered.rim, RIM_OFFSETS)):
+        pixels[0, offsets[:, 0] > 10] = (120, 150, 210)
+        pixels[1, offsets[:, 0] > 0] = (120, 150, 210)
+    change = HoleFeatures.measure(covered).sector_change(reference)
+    assert change.shape == (10, 5)
+    ring_extent, rim_extent = change[6], change[8]
+    assert change[0, 0] > 0.1  # the fingertip changes a sector strongly ...
+    assert ring_extent[0] < 0.05 and rim_extent[0] < 0.05  # ... but not three
+    assert ring_extent[1] > 0.1 and rim_extent[1] > 0.1
+    assert np.abs(change[:, 2:]).max() < 1e-4

@@ -63,11 +63,22 @@ def test_raw_reading_reports_every_holes_best_class(brandi4):
 
 @pytest.mark.slow
 def test_training_runs_end_to_end_and_writes_loadable_networks(tmp_path):
-    result = subprocess.run(
-        [sys.executable, str(REPO_ROOT / "bench" / "train_reader.py"), "--cases", "10",
-         "--seeds", "9", "--jobs", "1", "--out", str(tmp_path)],
-        capture_output=True, text=True, timeout=300)
+    command = [sys.executable, str(REPO_ROOT / "bench" / "train_reader.py"), "--cases", "10",
+               "--seeds", "9", "--jobs", "1", "--data", str(tmp_path / "data.pkl")]
+    result = subprocess.run([*command, "--out", str(tmp_path / "both")],
+                            capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
-    assert "held out: trust threshold" in result.stdout
-    Network.load(tmp_path / "hole_match.npz", match.INPUTS)
-    Network.load(tmp_path / "hole_trust.npz", trust.INPUTS)
+    assert "held out, trust seed 9: threshold" in result.stdout
+    Network.load(tmp_path / "both" / "hole_match.npz", match.INPUTS)
+    Network.load(tmp_path / "both" / "hole_trust.npz", trust.INPUTS)
+    # Again from the kept readings: the shipped match network, trust from two seeds.
+    result = subprocess.run([*command, "--out", str(tmp_path / "trust"), "--keep-match",
+                             "--trust-seeds", "1", "2"], capture_output=True, text=True,
+                            timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "trust seed 1:" in result.stdout and "trust seed 2:" in result.stdout
+    kept = Network.load(tmp_path / "trust" / "hole_match.npz", match.INPUTS)
+    shipped = Network.load(MODELS / "hole_match.npz", match.INPUTS)
+    for (kept_w, kept_b), (shipped_w, shipped_b) in zip(kept.layers, shipped.layers, strict=True):
+        assert np.array_equal(kept_w, shipped_w) and np.array_equal(kept_b, shipped_b)
+    Network.load(tmp_path / "trust" / "hole_trust.npz", trust.INPUTS)

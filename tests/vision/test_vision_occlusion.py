@@ -7,7 +7,7 @@ from dataclasses import replace
 import numpy as np
 
 from tests.vision.conftest import some_position
-from vision.occlusion import AVERAGE_CELLS, SurfaceGrid
+from vision.occlusion import AVERAGE_CELLS, SurfaceGrid, region_share
 from vision.read import BoardReader
 from vision.render import RenderConditions, render, start_occupancy
 
@@ -45,6 +45,33 @@ def test_average_is_the_mean_over_the_usable_points_of_the_square(brandi4):
     for point in (0, 1234, len(rows) // 2, len(rows) - 1):
         square = (np.abs(rows - rows[point]) <= reach) & (np.abs(cols - cols[point]) <= reach)
         assert np.allclose(averaged[:, point], values[:, square].mean(axis=1), atol=1e-5)
+
+
+def test_region_share_is_the_covered_part_of_the_square_around_a_hole(brandi4):
+    grid = SurfaceGrid.for_profile(brandi4)
+    region = np.zeros(grid.shape, bool)
+    assert not region_share(grid, region).any()
+    rows, cols = grid.ring_cells
+    reach = AVERAGE_CELLS // 2
+    region[rows[0] - reach:rows[0] + reach + 1, cols[0] - reach:cols[0]] = True  # its left half
+    share = region_share(grid, region)
+    assert share[0] == AVERAGE_CELLS * reach / AVERAGE_CELLS ** 2
+    far = np.hypot(rows - rows[0], cols - cols[0]) > AVERAGE_CELLS
+    assert not share[far].any()
+
+
+def test_the_frames_noise_is_measured(brandi4):
+    light = RenderConditions(material="wood", light_level=0.6, noise_sigma=0.5)
+    start = render(brandi4, start_occupancy(brandi4), light, seed=2)
+    reader = BoardReader(brandi4, start.image)
+    occupancy = some_position(brandi4, seed=5)
+    noise = []
+    for sigma in (0.5, 4.0):
+        frame = render(brandi4, occupancy, replace(light, noise_sigma=sigma), seed=3)
+        evidence = reader.read(frame.image).evidence
+        assert evidence is not None
+        noise.append(evidence.noise)
+    assert noise[1] > 2 * noise[0]
 
 
 def test_dark_hands_in_dim_light_are_found(brandi6):
