@@ -24,6 +24,7 @@ STRANGE = 4.5  # scaled distance to every class beyond which a hole looks like n
 DOUBTFUL = 3.0  # ... and beyond which it is in doubt
 AT_REGION_MM = 12.0  # a hole this close to a foreign region is at it
 NEAR_REGION_MM = 19.0  # ... this close, near it
+NOISE_FLOOR = 0.1  # 8-bit levels added to the frame's noise before its log (a clean render)
 
 INPUTS = (
     "best distance", "nearest distance", "second distance", "best score", "score margin",
@@ -107,6 +108,7 @@ class HoleEvidence:
         adjacent = self.adjacent.astype(np.float32)
         around = self.around.astype(np.float32)
         reach = np.minimum(self.reach, REACH_CAP_MM)
+        log_noise = np.log(self.noise + NOISE_FLOOR)
         # Light changed over the whole board: the median change of the rings takes it out.
         drift = medians(self.ring_delta.T)
         ring = self.ring_delta - drift
@@ -129,8 +131,10 @@ class HoleEvidence:
             1 - _largest(adjacent, 1 - self.ring_match), 1 - _largest(around, 1 - self.ring_match),
             *self.sectors[:6], _largest(adjacent, self.sectors[0]),
             self.distance.argmin(axis=0) == best, self.rim_match, *self.sectors[6:],
-            self.region_share, *self.levels.T, np.full(count, np.log(self.noise + 0.1)),
-            np.log(self.noise + 0.1) - self.levels[:, 1],
+            self.region_share, *self.levels.T, np.full(count, log_noise),
+            # noise against the centre's level: in a dark spot of a noisy frame a black
+            # marble and an empty hole look alike
+            log_noise - self.levels[:, 1],
         ]
         rows = np.empty((count, len(columns)), np.float32)
         for index, column in enumerate(columns):
