@@ -1,12 +1,13 @@
 """Whether a hole's best class can be trusted, or the hole must be reported as ``"?"``.
 
-The reader gathers, per hole, the evidence a careful person would weigh (how well the hole fits
-its best class and how clearly it beats the runner-up, how far the nearest hand or card is,
-whether the board around the hole and the hole itself changed since the reference frame in a
-way light does not explain, how strange its neighbours look) and a small network
-(`vision.network`, ``models/hole_trust.npz``) turns that into the log-odds that the best class
-may be reported: that it is right and the hole is not under a hand. Holes below the network's
-threshold are reported as unknown. The threshold was chosen in training
+The reader gathers, per hole, the evidence a careful person would weigh: how well the hole
+fits its best class and how clearly it beats the runner-up; how far the nearest hand or card
+is and how much of the board around the hole it covers; whether the hole and the board around
+it changed since the reference frame in a way light does not explain, and how far around the
+hole; how dark the hole is and how noisy the frame; how strange its neighbours look. A small
+network (`vision.network`, ``models/hole_trust.npz``) turns that into the log-odds that the
+best class may be reported: that it is right and the hole is not under a hand. Holes below the
+network's threshold are reported as unknown. The threshold was chosen in training
 (`bench/train_reader.py`) so that a definite wrong colour under a hand costs as much as 50
 false unknowns.
 """

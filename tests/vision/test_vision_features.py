@@ -49,15 +49,19 @@ def test_dimmer_light_keeps_the_grain_and_changes_no_sector():
     assert np.abs(dimmer.sector_change(reference)).max() < 0.01
 
 
-def test_a_hand_over_one_side_shows_in_its_sectors_and_pattern():
-    rng = np.random.default_rng(3)
-    samples = _samples(rng)
-    reference = HoleFeatures.measure(samples)
+def _skin_over(samples: HoleSamples, edges: dict[int, float]) -> HoleFeatures:
+    """The holes' features with skin over ring and rim beyond x > edge mm, per hole."""
     covered = HoleSamples(samples.disc, samples.ring.copy(), samples.rim.copy())
-    # Skin over the part of ring and rim with x > 5 mm on hole 0 only.
     for pixels, offsets in ((covered.ring, RING_OFFSETS), (covered.rim, RIM_OFFSETS)):
-        pixels[0, offsets[:, 0] > 5] = (120, 150, 210)
-    now = HoleFeatures.measure(covered)
+        for hole, edge in edges.items():
+            pixels[hole, offsets[:, 0] > edge] = (120, 150, 210)
+    return HoleFeatures.measure(covered)
+
+
+def test_a_hand_over_one_side_shows_in_its_sectors_and_pattern():
+    samples = _samples(np.random.default_rng(3))
+    reference = HoleFeatures.measure(samples)
+    now = _skin_over(samples, {0: 5})  # hole 0 only
     chroma, _, brightest = now.sector_change(reference)[:3]
     assert chroma[0] > 0.1 and brightest[0] > 0.2
     assert np.abs(chroma[1:]).max() < 1e-4
@@ -67,15 +71,10 @@ def test_a_hand_over_one_side_shows_in_its_sectors_and_pattern():
 
 
 def test_the_extent_rows_tell_a_fingertip_from_a_hand_over_half_the_hole():
-    rng = np.random.default_rng(6)
-    samples = _samples(rng)
+    samples = _samples(np.random.default_rng(6))
     reference = HoleFeatures.measure(samples)
-    covered = HoleSamples(samples.disc, samples.ring.copy(), samples.rim.copy())
-    # Skin over a narrow edge of hole 0 (x > 10 mm) and over half of hole 1 (x > 0).
-    for pixels, offsets in ((covered.ring, RING_OFFSETS), (covered.rim, RIM_OFFSETS)):
-        pixels[0, offsets[:, 0] > 10] = (120, 150, 210)
-        pixels[1, offsets[:, 0] > 0] = (120, 150, 210)
-    change = HoleFeatures.measure(covered).sector_change(reference)
+    # A narrow edge of hole 0 (x > 10 mm) and half of hole 1 (x > 0).
+    change = _skin_over(samples, {0: 10, 1: 0}).sector_change(reference)
     assert change.shape == (10, 5)
     ring_extent, rim_extent = change[6], change[8]
     assert change[0, 0] > 0.1  # the fingertip changes a sector strongly ...
