@@ -36,7 +36,7 @@ import os
 import pickle
 import sys
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path
 
 # One core: also for numpy's BLAS (set before numpy loads; its threads only slow small arrays).
@@ -184,6 +184,12 @@ def match_scores(network: Network, record: dict) -> np.ndarray:
     return network.logits(pairs.matrix()).reshape(pairs.residual.shape[:2])
 
 
+def _current(record: dict) -> bool:
+    """Whether a kept reading has the evidence today's networks are trained on."""
+    return all({f.name for f in fields(kind)} == set(vars(record[key]))
+               for key, kind in (("pairs", match.PairEvidence), ("evidence", trust.HoleEvidence)))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=int, default=4000, help="cases per seed")
@@ -203,6 +209,9 @@ def main() -> int:
     if 2024 in args.seeds:
         parser.error("seed 2024 is the benchmark's: train on other cases")
     records = pickle.loads(args.data.read_bytes()) if args.data and args.data.exists() else []
+    if records and not _current(records[0]):
+        parser.error(f"{args.data} holds readings of an older reader (other evidence): "
+                     "delete it to render again")
     missing = [seed for seed in args.seeds if seed not in {r["seed"] for r in records}]
     if missing:
         with ProcessPoolExecutor(args.jobs) as pool:

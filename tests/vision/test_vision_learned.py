@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import subprocess
 import sys
 
@@ -82,3 +83,10 @@ def test_training_runs_end_to_end_and_writes_loadable_networks(tmp_path):
     for (kept_w, kept_b), (shipped_w, shipped_b) in zip(kept.layers, shipped.layers, strict=True):
         assert np.array_equal(kept_w, shipped_w) and np.array_equal(kept_b, shipped_b)
     Network.load(tmp_path / "trust" / "hole_trust.npz", trust.INPUTS)
+    # Readings kept by an older reader (an evidence field missing) are refused, not misread.
+    records = pickle.loads((tmp_path / "data.pkl").read_bytes())
+    object.__delattr__(records[0]["evidence"], "levels")
+    (tmp_path / "data.pkl").write_bytes(pickle.dumps(records))
+    result = subprocess.run([*command, "--out", str(tmp_path / "stale")], capture_output=True,
+                            text=True, timeout=300)
+    assert result.returncode == 2 and "older reader" in result.stderr
