@@ -152,10 +152,15 @@ def _gradients(params: list[np.ndarray], x: np.ndarray, y: np.ndarray,
     return grads
 
 
+def cost(counts: dict[str, int], hidden_cost: float) -> float:
+    """What a reading's errors cost: a visible hole wrong or "?" 1, a definite wrong class
+    under a hand `hidden_cost`."""
+    return counts["false ?"] + counts["wrong"] + hidden_cost * counts["hidden wrong"]
+
+
 def choose_threshold(cases: list[dict], hidden_cost: float) -> tuple[float, dict[str, int]]:
-    """The threshold with the least cost over cases (each with the match network's
-    ``scores``, the trust network's ``logits``): a visible hole wrong or "?" counts 1, a
-    definite wrong class under a hand `hidden_cost`. Every case is read as the reader reads:
+    """The threshold with the least `cost` over cases (each with the match network's
+    ``scores``, the trust network's ``logits``). Every case is read as the reader reads:
     holes below the threshold (or blind at a hand, `blind_at_region`) are "?", then the census
     settles the counts."""
     logits = np.concatenate([case["logits"] for case in cases])
@@ -171,9 +176,9 @@ def choose_threshold(cases: list[dict], hidden_cost: float) -> tuple[float, dict
             counts["false ?"] += int(((labels == UNKNOWN) & ~under).sum())
             counts["wrong"] += int((wrong & ~under).sum())
             counts["hidden wrong"] += int((wrong & under).sum())
-        cost = counts["false ?"] + counts["wrong"] + hidden_cost * counts["hidden wrong"]
-        if best is None or cost < best[0]:
-            best = (cost, float(threshold), counts)
+        spent = cost(counts, hidden_cost)
+        if best is None or spent < best[0]:
+            best = (spent, float(threshold), counts)
     assert best is not None
     return best[1], best[2]
 
@@ -265,11 +270,11 @@ def main() -> int:
         for record, held_row in zip(held_out, held_rows, strict=True):
             record["logits"] = truster.logits(held_row)
         threshold, counts = choose_threshold(held_out, args.hidden_cost)
-        cost = counts["false ?"] + counts["wrong"] + args.hidden_cost * counts["hidden wrong"]
+        spent = cost(counts, args.hidden_cost)
         print(f"held out, trust seed {seed}: threshold {threshold:.3f}: {counts} of {visible} "
-              f"visible, {hidden} under hands (cost {cost:g})", flush=True)
-        if best is None or cost < best[0]:
-            best = (cost, replace(truster, threshold=threshold))
+              f"visible, {hidden} under hands (cost {spent:g})", flush=True)
+        if best is None or spent < best[0]:
+            best = (spent, replace(truster, threshold=threshold))
     assert best is not None
     matcher.save(args.out / "hole_match.npz")
     best[1].save(args.out / "hole_trust.npz")
