@@ -76,9 +76,10 @@ def wider_drift(test: RenderConditions, reference: RenderConditions,
                                           2700, 6500)))
 
 
-def collect(seed: int, cases: range, wide: bool = False) -> list[dict]:
+def collect(seed: int, cases: range, wide: bool = False, hands: bool = False) -> list[dict]:
     """Per case: both evidences of a raw reading, the truth's class index per hole (-1: not
-    a learnt class), which holes are under a hand; `wide`: with `wider_drift`."""
+    a learnt class), which holes are under a hand; `wide`: with `wider_drift`; `hands`: every
+    case with hands or cards."""
     cv2.setNumThreads(1)
     profiles = [load_profile("brandi-4"), load_profile("brandi-6")]
     records = []
@@ -86,7 +87,7 @@ def collect(seed: int, cases: range, wide: bool = False) -> list[dict]:
         rng = np.random.default_rng([seed, case])
         profile = profiles[case % 2]
         case_seed = seed * 1000 + 2 * case
-        test, reference, occupancy = bench.draw_case(profile, rng, case_seed)
+        test, reference, occupancy = bench.draw_case(profile, rng, case_seed, hands or None)
         if wide:
             reference = wider_drift(test, reference, rng)
         start = bench.render(profile, bench.start_occupancy(profile), reference, seed=case_seed)
@@ -201,6 +202,8 @@ def main() -> int:
     parser.add_argument("--seeds", type=int, nargs="+", default=[7, 8, 9])
     parser.add_argument("--wide-drift", type=int, nargs="*", default=[9], metavar="SEED",
                         help="seeds whose reference light drifts farther (wider_drift)")
+    parser.add_argument("--hand-seeds", type=int, nargs="*", default=[], metavar="SEED",
+                        help="seeds whose cases all have hands or cards over the board")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--data", type=Path, help="raw readings: loaded if it exists, else kept")
     parser.add_argument("--hidden-cost", type=float, default=50.0)
@@ -220,8 +223,8 @@ def main() -> int:
     missing = [seed for seed in args.seeds if seed not in {r["seed"] for r in records}]
     if missing:
         with ProcessPoolExecutor(args.jobs) as pool:
-            jobs = [(seed, range(j, args.cases, args.jobs), seed in args.wide_drift)
-                    for seed in missing for j in range(args.jobs)]
+            jobs = [(seed, range(j, args.cases, args.jobs), seed in args.wide_drift,
+                     seed in args.hand_seeds) for seed in missing for j in range(args.jobs)]
             for part in pool.map(collect, *zip(*jobs, strict=True)):
                 records += part
         if args.data:

@@ -136,10 +136,12 @@ class Tally:
                 mine[index] += count
 
 
-def draw_case(profile: BoardProfile, rng: np.random.Generator,
-              seed: int) -> tuple[RenderConditions, RenderConditions, dict[str, str | None]]:
-    """One case's conditions (test frame, reference frame) and game position."""
-    test = replace(random_conditions(rng), glare_seed=seed)  # the lamps of this table
+def draw_case(profile: BoardProfile, rng: np.random.Generator, seed: int,
+              hands: bool | None = None,
+              ) -> tuple[RenderConditions, RenderConditions, dict[str, str | None]]:
+    """One case's conditions (test frame, reference frame) and game position; `hands` as in
+    `random_conditions`."""
+    test = replace(random_conditions(rng, hands=hands), glare_seed=seed)  # this table's lamps
     reference = related_conditions(test, rng)
     return test, reference, game_position(profile, rng)
 

@@ -65,19 +65,23 @@ def test_raw_reading_reports_every_holes_best_class(brandi4):
 @pytest.mark.slow
 def test_training_runs_end_to_end_and_writes_loadable_networks(tmp_path):
     command = [sys.executable, str(REPO_ROOT / "bench" / "train_reader.py"), "--cases", "10",
-               "--seeds", "9", "--jobs", "1", "--data", str(tmp_path / "data.pkl")]
+               "--jobs", "1", "--data", str(tmp_path / "data.pkl"), "--seeds", "9"]
     result = subprocess.run([*command, "--out", str(tmp_path / "both")],
                             capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     assert "held out, trust seed 9: threshold" in result.stdout
     Network.load(tmp_path / "both" / "hole_match.npz", match.INPUTS)
     Network.load(tmp_path / "both" / "hole_trust.npz", trust.INPUTS)
-    # Again from the kept readings: the shipped match network, trust from two seeds.
-    result = subprocess.run([*command, "--out", str(tmp_path / "trust"), "--keep-match",
-                             "--trust-seeds", "1", "2"], capture_output=True, text=True,
-                            timeout=300)
+    # Again from the kept readings plus a seed of cases with hands: the shipped match network,
+    # trust from two seeds.
+    result = subprocess.run([*command, "12", "--hand-seeds", "12", "--out", str(tmp_path / "trust"),
+                             "--keep-match", "--trust-seeds", "1", "2"], capture_output=True,
+                            text=True, timeout=300)
     assert result.returncode == 0, result.stderr
+    assert "20 cases read" in result.stdout
     assert "trust seed 1:" in result.stdout and "trust seed 2:" in result.stdout
+    records = pickle.loads((tmp_path / "data.pkl").read_bytes())
+    assert all(record["under"].any() for record in records if record["seed"] == 12)
     kept = Network.load(tmp_path / "trust" / "hole_match.npz", match.INPUTS)
     shipped = Network.load(MODELS / "hole_match.npz", match.INPUTS)
     for (kept_w, kept_b), (shipped_w, shipped_b) in zip(kept.layers, shipped.layers, strict=True):
