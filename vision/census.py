@@ -7,7 +7,8 @@ them against the count, the way a player would ("that is a fifth white, one of t
 something else"):
 
 * **Too many of a colour**: the holes that like that colour least become ``"?"`` until the
-  count fits. One of them is certainly wrong.
+  count fits. One of them is certainly wrong. Such a hole that no hand or card reaches and
+  whose next likeliest class is the empty hole is empty.
 * **Nothing over the board**: when no hand or card is anywhere on the board and at most one
   hole is in doubt, the most likely reading that has exactly each seat's count is taken, as
   long as no hole is overruled by more than `MAX_COST` log-odds. The one hole in doubt holds
@@ -50,6 +51,11 @@ class Census:
             if exact is not None:
                 return exact
         settled = self._at_most(log_odds, labels)
+        # A hole hidden for a surplus colour that no hand or card reaches and that would
+        # otherwise be read empty is empty: its colour is the one too many, nothing covers it.
+        runner_up = np.argsort(log_odds, axis=0)[-2]
+        surplus = (settled == UNKNOWN) & (labels != UNKNOWN)
+        settled[surplus & (reach > AT_REGION_MM) & (runner_up == 0)] = 0
         if np.array_equal(self._counts(settled), self.capacity[1:]):
             # (A hole just hidden for a surplus colour showed something: it stays "?".)
             resolve = ((labels == UNKNOWN) & (reach > AT_REGION_MM)
