@@ -1,15 +1,17 @@
 """Train the reader's learned parts (`vision.match`, `vision.trust`) on rendered frames.
 
     .venv/bin/python bench/train_reader.py [--cases 4000] [--seeds 7 8 9] [--wide-drift 9]
-        [--jobs 2] [--data /tmp/reader-data.pkl] [--keep-match] [--trust-seeds 7 1 2 3]
+        [--hand-seeds 11] [--jobs 2] [--data /tmp/reader-data.pkl] [--keep-match]
+        [--trust-seeds 7 1 2 3]
 
 Renders benchmark-like cases (`bench/vision.py`'s positions and conditions, a third with
 hands or cards) with seeds of their own (the benchmark uses 2024: keep them apart), `--cases`
 per seed; for the `--wide-drift` seeds the reference's light lies farther from the game
-frame's than the benchmark draws it. Reads them raw (Gaussian ranking, every hole reported),
-keeping per hole the evidence of both networks and the truth. `--data` keeps these, so that
-training can be repeated without rendering (seeds missing in it are rendered and added). Four
-fifths of the cases train, the other fifth says how well that went:
+frame's than the benchmark draws it, in the cases of the `--hand-seeds` every frame has hands
+or cards. Reads them raw (Gaussian ranking, every hole reported), keeping per hole the
+evidence of both networks and the truth. `--data` keeps these, so that training can be
+repeated without rendering (seeds missing in it are rendered and added). Four fifths of the
+cases train, the other fifth says how well that went:
 
 1. the match network learns, per (class, hole) pair, whether the class is the hole's;
 2. the trust network learns, per hole, whether the match network's best class may be reported:
