@@ -31,7 +31,7 @@ def test_a_colour_with_more_holes_than_marbles_hides_the_least_convinced():
     assert settled.tolist() == [1, UNKNOWN, 1, 2, 0]
 
 
-def test_the_least_convinced_of_a_surplus_colour_is_empty_if_that_comes_next_and_no_hand_is_near():
+def test_a_surplus_hole_away_from_hands_that_else_looks_empty_is_empty():
     scores = scores_for(1, 1, 1, 1, 2, 0)
     scores[0, 1] = scores[0, 3] = 10.0  # holes 1 and 3: red, barely before empty
     reach = np.array([200.0, 200.0, 200.0, AT_REGION_MM, 200.0, 200.0])  # a hand at hole 3
