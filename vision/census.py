@@ -53,9 +53,9 @@ class Census:
         settled = self._at_most(log_odds, labels)
         # A hole hidden for a surplus colour that no hand or card reaches and that would
         # otherwise be read empty is empty: its colour is the one too many, nothing covers it.
-        runner_up = np.argsort(log_odds, axis=0)[-2]
-        surplus = (settled == UNKNOWN) & (labels != UNKNOWN)
-        settled[surplus & (reach > AT_REGION_MM) & (runner_up == 0)] = 0
+        away = np.flatnonzero((settled == UNKNOWN) & (labels != UNKNOWN) & (reach > AT_REGION_MM))
+        runner_up = np.argsort(log_odds[:, away], axis=0)[-2]
+        settled[away[runner_up == 0]] = 0
         if np.array_equal(self._counts(settled), self.capacity[1:]):
             # (A hole just hidden for a surplus colour showed something: it stays "?".)
             resolve = ((labels == UNKNOWN) & (reach > AT_REGION_MM)

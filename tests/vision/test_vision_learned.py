@@ -88,7 +88,6 @@ def test_training_runs_end_to_end_and_writes_loadable_networks(tmp_path):
         assert np.array_equal(kept_w, shipped_w) and np.array_equal(kept_b, shipped_b)
     Network.load(tmp_path / "trust" / "hole_trust.npz", trust.INPUTS)
     # Readings kept by an older reader (an evidence field missing) are refused, not misread.
-    records = pickle.loads((tmp_path / "data.pkl").read_bytes())
     object.__delattr__(records[0]["evidence"], "levels")
     (tmp_path / "data.pkl").write_bytes(pickle.dumps(records))
     result = subprocess.run([*command, "--out", str(tmp_path / "stale")], capture_output=True,
