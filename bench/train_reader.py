@@ -187,9 +187,8 @@ def choose_threshold(cases: list[dict], hidden_cost: float) -> tuple[float, dict
 
 
 def match_scores(network: Network, record: dict) -> np.ndarray:
-    """(C, N) the match network's logits for one case."""
-    pairs = record["pairs"]
-    return network.logits(pairs.matrix()).reshape(pairs.residual.shape[:2])
+    """(C, N) the match network's scores for one case, as the reader has them."""
+    return match.class_scores(network, record["pairs"])
 
 
 def _current(record: dict) -> bool:

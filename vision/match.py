@@ -6,7 +6,8 @@ bound, a dark marble in dim light that noise pulls toward black, the absolute co
 hole compared with how that class looked in the reference frame. The match network gets, per
 pair, the scaled residuals and the distance, the class's look, the hole's own change since
 the reference frame against the class's reference look, and how clipped the hole is; its
-logit ranks the classes of a hole (the best one wins).
+logit ranks the classes of a hole (the best one wins). A class the hole cannot hold never
+wins: kennel and home holes hold their own seat's marbles only (`possible_classes`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.features import CLIPPED_LOG, HoleFeatures, length
+from vision.network import Network
 
 INPUTS = (
     "residual b", "residual g", "residual r", "residual unevenness", "distance",
@@ -23,6 +25,7 @@ INPUTS = (
     "look change b", "look change g", "look change r", "look change", "ring clipped",
     "centre clipped", "track", "home", "kennel", "light change", "disc pattern match",
 )
+IMPOSSIBLE_SCORE = -30.0  # the logit of a class a hole cannot hold: below any other
 
 
 @dataclass(frozen=True)
@@ -32,7 +35,8 @@ class PairEvidence:
     colour at that hole, less the light's change there (`look_changes`); per hole
     ``ring_clipped`` and ``centre_clipped`` (N, 3) bool, ``kinds`` (N, 3) one-hot,
     ``disc_match`` (N,) how well the disc's brightness pattern agrees with the reference's;
-    ``drift`` (3,) the board-wide light change."""
+    ``drift`` (3,) the board-wide light change; ``possible`` (C, N) which classes each hole
+    can hold (`possible_classes`)."""
 
     residual: np.ndarray
     means: np.ndarray
@@ -42,6 +46,7 @@ class PairEvidence:
     kinds: np.ndarray
     disc_match: np.ndarray
     drift: np.ndarray
+    possible: np.ndarray
 
     def matrix(self) -> np.ndarray:
         """(C * N, len(INPUTS)) float32 rows, class-major."""
@@ -59,6 +64,22 @@ class PairEvidence:
             np.broadcast_to(per_hole, (classes, *per_hole.shape)),
         ], axis=2)
         return stacked.reshape(classes * holes, -1).astype(np.float32)
+
+
+def class_scores(network: Network, pairs: PairEvidence) -> np.ndarray:
+    """(C, N) the match network's logits; `IMPOSSIBLE_SCORE` for classes a hole cannot hold."""
+    logits = network.logits(pairs.matrix()).reshape(pairs.residual.shape[:2])
+    return np.where(pairs.possible, logits, IMPOSSIBLE_SCORE)
+
+
+def possible_classes(owners: np.ndarray, seats: list[int]) -> np.ndarray:
+    """(C, N) which classes each hole can hold, given each hole's ``owners`` (the seat of a
+    kennel or home hole, -1 on the track) and the playing `seats` (class k + 1 is seat
+    ``seats[k]``): any hole can be empty and a track hole hold any colour, but a kennel or home
+    hole holds only its own seat's marbles (a beaten marble goes back to its owner's kennel;
+    a home takes its own seat's marbles only)."""
+    colours = [(owners < 0) | (owners == seat) for seat in seats]
+    return np.array([np.ones(len(owners), bool), *colours])
 
 
 def class_centres(kennel_seats: np.ndarray, seats: list[int], reference_centre: np.ndarray,

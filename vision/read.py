@@ -38,7 +38,7 @@ from vision.features import HoleFeatures, brightness, medians
 from vision.holes import HoleSampler
 from vision.locate import BoardFit, Locator
 from vision.match import INPUTS as MATCH_INPUTS
-from vision.match import PairEvidence, class_centres, look_changes
+from vision.match import PairEvidence, class_centres, class_scores, look_changes, possible_classes
 from vision.network import MODELS, Network
 from vision.occlusion import Baseline, SurfaceGrid, region_distance, region_share
 from vision.seats import playing_seats
@@ -254,6 +254,7 @@ class BoardReader:
         self.reference: HoleFeatures | None = None
         self.learned = learned
         self._class_centres = np.zeros(0)
+        self._possible = np.zeros(0)
         self._class_brightness = np.zeros(0)
         self.census: Census | None = None
         if reference is not None:
@@ -270,6 +271,9 @@ class BoardReader:
                                      for h in profile.holes])
             self._class_centres = class_centres(kennel_seats, playing, features.centre,
                                                 ~self._kinds[:, 2])
+            owners = np.array([h.seat if h.kind in ("kennel", "home") else -1
+                               for h in profile.holes])
+            self._possible = possible_classes(owners, playing)
             marbles = [0] + [int((kennel_seats == seat).sum()) for seat in playing]
             self.census = Census(np.array(marbles))
             # Each class's mean log ratio to the board (0 for empty).
@@ -304,7 +308,7 @@ class BoardReader:
             patterns = features.pattern_match(self.reference)  # ring, disc, rim
             pairs = self._pair_evidence(features, prototypes, residual, patterns[1])
             if self.learned.match is not None:
-                scores = self.learned.match.logits(pairs.matrix()).reshape(distance.shape)
+                scores = class_scores(self.learned.match, pairs)
             evidence = self._evidence(image, fit, features, prototypes, distance, scores,
                                       patterns)
             hidden = blind_at_region(evidence)
@@ -339,7 +343,7 @@ class BoardReader:
         return PairEvidence(residual=residual, means=prototypes.means, look_change=changes,
                             ring_clipped=features.ring_clipped,
                             centre_clipped=features.centre_clipped, kinds=self._kinds,
-                            disc_match=disc_match, drift=drift)
+                            disc_match=disc_match, drift=drift, possible=self._possible)
 
     def _evidence(self, image: np.ndarray, fit: BoardFit, features: HoleFeatures,
                   prototypes: Prototypes, distance: np.ndarray, scores: np.ndarray,

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from tests.vision.conftest import rendered_start, some_position
+from vision.match import possible_classes
 from vision.read import BoardReader, ReadError
 from vision.render import RenderConditions, random_conditions, render, start_occupancy
 
@@ -132,6 +133,27 @@ def test_seats_told_replace_the_decision_from_the_reference(brandi4):
         hole: colour for hole, colour in start.items() if hole not in blue}
     # Marbles of a seat that does not play are no game marbles: never read as a colour.
     assert all(reading.holes[hole] in (None, "?") for hole in blue)
+
+
+def test_kennel_and_home_holes_hold_their_own_seats_marbles_only():
+    # Holes: a track hole, a kennel or home hole of seat 0, of seat 1, of seat 2; seats 0 and 2
+    # play (classes: empty, seat 0, seat 2).
+    possible = possible_classes(np.array([-1, 0, 1, 2]), [0, 2])
+    assert possible.tolist() == [[True, True, True, True], [True, True, False, False],
+                                 [True, False, False, True]]
+
+
+def test_a_foreign_marble_in_a_kennel_or_home_is_never_read_as_its_colour(brandi4):
+    # Against the rules (a beaten marble goes back to its owner's kennel, a home takes its own
+    # seat's marbles): the reader does not name another seat's colour there.
+    occupancy = some_position(brandi4, seed=3)
+    occupancy |= {"K3.0": "red", "H2.1": "yellow", "K1.1": None}
+    frame = render(brandi4, occupancy, RenderConditions(light_level=0.8), seed=5)
+    reading = BoardReader(brandi4, rendered_start("brandi-4").image).read(frame.image)
+    assert reading.holes["K3.0"] in (None, "?", "blue")
+    assert reading.holes["H2.1"] in (None, "?", "green")
+    same = {hole for hole in occupancy if hole not in ("K3.0", "H2.1")}
+    assert {hole: reading.holes[hole] for hole in same} == {hole: occupancy[hole] for hole in same}
 
 
 @pytest.mark.parametrize(("seats", "message"), [
