@@ -25,7 +25,7 @@ INPUTS = (
     "look change b", "look change g", "look change r", "look change", "ring clipped",
     "centre clipped", "track", "home", "kennel", "light change", "disc pattern match",
 )
-IMPOSSIBLE_SCORE = -30.0  # the logit of a class a hole cannot hold: below any other
+IMPOSSIBLE_SCORE = -30.0  # the logit of a class a hole cannot hold: far below its best class
 
 
 @dataclass(frozen=True)
