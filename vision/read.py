@@ -267,12 +267,11 @@ class BoardReader:
             self.prototypes = learn_prototypes(profile, features, seats)
             playing = [profile.default_colors.index(str(name))
                        for name in self.prototypes.names[1:]]
-            kennel_seats = np.array([h.seat if h.kind == "kennel" else -1
-                                     for h in profile.holes])
+            owners = np.array([h.seat if h.kind in ("kennel", "home") else -1
+                               for h in profile.holes])  # -1: a track hole
+            kennel_seats = np.where(self._kinds[:, 2], owners, -1)
             self._class_centres = class_centres(kennel_seats, playing, features.centre,
                                                 ~self._kinds[:, 2])
-            owners = np.array([h.seat if h.kind in ("kennel", "home") else -1
-                               for h in profile.holes])
             self._possible = possible_classes(owners, playing)
             marbles = [0] + [int((kennel_seats == seat).sum()) for seat in playing]
             self.census = Census(np.array(marbles))
