@@ -3,11 +3,13 @@
 The reader's learned parts (`vision.match`, `vision.trust`) are such networks. They are
 trained by `bench/train_reader.py` on rendered frames and shipped as ``.npz`` files next to
 this module (``models/``): weights, the input scaling, the names of the inputs they were
-trained on (a mismatch is an error, not a silent misreading) and a decision threshold.
+trained on (a mismatch is an error, not a silent misreading) and a decision threshold. Several
+networks trained alike from different random starts can ship as one (`Network.mean_of`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -26,6 +28,28 @@ class Network:
     scale: np.ndarray
     layers: tuple[tuple[np.ndarray, np.ndarray], ...]
     threshold: float = 0.0
+
+    @classmethod
+    def mean_of(cls, networks: Sequence[Network], threshold: float = 0.0) -> Network:
+        """One network whose logit is the mean of these networks' logits (same inputs and
+        depth): their layers side by side, the input scaling folded into the first."""
+        firsts = [network._folded[0] for network in networks]
+        layers = [(np.hstack([w for w, _ in firsts]), np.concatenate([b for _, b in firsts]))]
+        for depth in range(1, len(networks[0].layers) - 1):
+            blocks = [network.layers[depth] for network in networks]
+            weights = np.zeros((sum(w.shape[0] for w, _ in blocks),
+                                sum(w.shape[1] for w, _ in blocks)), np.float32)
+            row = column = 0
+            for w, _ in blocks:
+                weights[row:row + w.shape[0], column:column + w.shape[1]] = w
+                row, column = row + w.shape[0], column + w.shape[1]
+            layers.append((weights, np.concatenate([b for _, b in blocks])))
+        lasts = [network.layers[-1] for network in networks]
+        layers.append((np.vstack([w for w, _ in lasts]) / len(networks),
+                       np.mean([b for _, b in lasts], axis=0).astype(np.float32)))
+        count = len(networks[0].inputs)
+        return cls(networks[0].inputs, np.zeros(count, np.float32), np.ones(count, np.float32),
+                   tuple(layers), threshold)
 
     @classmethod
     def load(cls, path: Path, inputs: tuple[str, ...]) -> Network:

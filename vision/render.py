@@ -11,7 +11,7 @@ room light, white balance, blur, sensor noise and JPEG follow. A seed fixes ever
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -99,12 +99,14 @@ class RenderConditions:
 class Rendered:
     """One synthetic frame: BGR `image`, `occluded` hole ids (under a hand or card),
     board-mm→pixel `homography`, `touched` hole ids (the hand or card covers any part of the
-    marble's circle; includes the occluded ones)."""
+    marble's circle; includes the occluded ones) and `cover`: per touched hole the share of
+    its marble's circle covered (0…1; `OCCLUDED_SHARE` and more: occluded)."""
 
     image: np.ndarray
     occluded: frozenset[str]
     homography: np.ndarray
     touched: frozenset[str] = frozenset()
+    cover: Mapping[str, float] = field(default_factory=dict)
 
 
 def render(profile: BoardProfile, occupancy: Mapping[str, str | None],
@@ -127,7 +129,7 @@ def render(profile: BoardProfile, occupancy: Mapping[str, str | None],
     cv2.warpPerspective(board, to_image, (cond.width, cond.height), dst=frame,
                         flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
     coverage, shadow = _draw_occluders(frame, camera, profile, cond, hands_rng)
-    occluded, touched = _covered(coverage, camera, profile)
+    cover = _cover(coverage, camera, profile)
     lighting = _lighting(cond, profile, light_rng)
     shading = None if shadow is None else 1 - HAND_SHADOW_DEPTH * shadow
     light, glare = light_field(lighting, np.linalg.inv(camera.homography),
@@ -135,8 +137,9 @@ def render(profile: BoardProfile, occupancy: Mapping[str, str | None],
     image = develop(frame, light, glare, sensor_rng, level=cond.light_level,
                     noise_sigma=cond.noise_sigma, blur_sigma=cond.blur_sigma,
                     jpeg_quality=cond.jpeg_quality)
-    return Rendered(image=image, occluded=occluded, homography=camera.homography,
-                    touched=touched)
+    return Rendered(image=image, homography=camera.homography, cover=cover,
+                    occluded=frozenset(h for h, s in cover.items() if s >= OCCLUDED_SHARE),
+                    touched=frozenset(cover))
 
 
 def start_occupancy(profile: BoardProfile,
@@ -282,18 +285,14 @@ def _draw_occluders(frame: np.ndarray, camera: Camera, profile: BoardProfile,
     return np.maximum(coverage, hands), cast_shadow(hands, camera, light)
 
 
-def _covered(coverage: np.ndarray, camera: Camera,
-             profile: BoardProfile) -> tuple[frozenset[str], frozenset[str]]:
-    """Holes under a hand or card (`OCCLUDED_SHARE` of the marble's circle covered), and
-    holes it touches at all."""
+def _cover(coverage: np.ndarray, camera: Camera, profile: BoardProfile) -> dict[str, float]:
+    """Per hole a hand or card touches, the share of its marble's circle covered."""
     if not coverage.any():
-        return frozenset(), frozenset()
+        return {}
     centres = np.array([(hole.x, hole.y) for hole in profile.holes])
     radius = max(profile.hole_diameter_mm, profile.marble_diameter_mm) / 2 + 1
     share = covered_share(coverage, camera, centres, radius)
-    ids = [hole.id for hole in profile.holes]
-    return (frozenset(h for h, s in zip(ids, share, strict=True) if s >= OCCLUDED_SHARE),
-            frozenset(h for h, s in zip(ids, share, strict=True) if s > 0))
+    return {hole.id: float(s) for hole, s in zip(profile.holes, share, strict=True) if s > 0}
 
 
 def _lighting(cond: RenderConditions, profile: BoardProfile,

@@ -13,7 +13,7 @@ from tests.vision.conftest import REPO_ROOT, rendered_start, some_position
 from vision import match, trust
 from vision.network import MODELS, Network
 from vision.read import BoardReader, Learned
-from vision.render import RenderConditions, render
+from vision.render import OCCLUDED_SHARE, RenderConditions, render
 
 
 def test_shipped_networks_take_the_readers_inputs():
@@ -40,6 +40,24 @@ def test_saved_network_gives_the_same_logits(tmp_path):
     rows = rng.normal(size=(5, 2)).astype(np.float32)
     assert np.allclose(loaded.logits(rows), network.logits(rows))
     assert loaded.threshold == 0.5
+
+
+def test_mean_of_networks_gives_their_mean_logit(tmp_path):
+    rng = np.random.default_rng(2)
+
+    def random_network() -> Network:
+        shapes = ((3, 5), (5, 5), (5, 1))
+        layers = tuple((rng.normal(size=s).astype(np.float32),
+                        rng.normal(size=s[1]).astype(np.float32)) for s in shapes)
+        return Network(("a", "b", "c"), rng.normal(size=3).astype(np.float32),
+                       rng.uniform(0.5, 2, 3).astype(np.float32), layers)
+
+    members = [random_network() for _ in range(3)]
+    Network.mean_of(members, threshold=0.7).save(tmp_path / "mean.npz")
+    mean = Network.load(tmp_path / "mean.npz", ("a", "b", "c"))
+    rows = rng.normal(size=(20, 3)).astype(np.float32)
+    expected = np.mean([member.logits(rows) for member in members], axis=0)
+    assert np.allclose(mean.logits(rows), expected, atol=1e-5) and mean.threshold == 0.7
 
 
 def test_evidence_rows_match_the_input_names(brandi6):
@@ -79,9 +97,12 @@ def test_training_runs_end_to_end_and_writes_loadable_networks(tmp_path):
                             text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     assert "20 cases read" in result.stdout
-    assert "trust seed 1:" in result.stdout and "trust seed 2:" in result.stdout
+    assert all(f"held out, {name}: threshold" in result.stdout
+               for name in ("trust seed 1 alone", "trust seed 2 alone", "trust seeds 1 2"))
     records = pickle.loads((tmp_path / "data.pkl").read_bytes())
     assert all(record["under"].any() for record in records if record["seed"] == 12)
+    assert all(np.array_equal(record["cover"] >= OCCLUDED_SHARE, record["under"])
+               for record in records)
     kept = Network.load(tmp_path / "trust" / "hole_match.npz", match.INPUTS)
     shipped = Network.load(MODELS / "hole_match.npz", match.INPUTS)
     for (kept_w, kept_b), (shipped_w, shipped_b) in zip(kept.layers, shipped.layers, strict=True):

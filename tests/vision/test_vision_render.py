@@ -13,6 +13,7 @@ import pytest
 from hw import load_profile
 from vision.render import (
     COLOURS,
+    OCCLUDED_SHARE,
     RenderConditions,
     Rendered,
     random_conditions,
@@ -113,7 +114,10 @@ def test_occluded_lists_holes_only_when_hands_are_over_the_board(brandi4):
         covered = render(brandi4, occupancy, _small(with_hands), seed=seed)
         bare = render(brandi4, occupancy, _small(without), seed=seed)
         assert covered.occluded and covered.occluded <= covered.touched
-        assert bare.occluded == bare.touched == frozenset()
+        assert set(covered.cover) == covered.touched
+        assert all((share >= OCCLUDED_SHARE) == (hole in covered.occluded) and 0 < share <= 1
+                   for hole, share in covered.cover.items())
+        assert bare.occluded == bare.touched == frozenset() and not bare.cover
 
 
 def test_occluded_holes_really_change_under_the_hand(brandi4):
