@@ -5,11 +5,11 @@ fits its best class and how clearly it beats the runner-up; how far the nearest 
 is and how much of the board around the hole it covers; whether the hole and the board around
 it changed since the reference frame in a way light does not explain, and how far around the
 hole; how dark the hole is and how noisy the frame; how strange its neighbours look. A small
-network (`vision.network`, ``models/hole_trust.npz``) turns that into the log-odds that the
-best class may be reported: that it is right and the hole is not under a hand. Holes below the
-network's threshold are reported as unknown. The threshold was chosen in training
-(`bench/train_reader.py`) so that a definite wrong colour under a hand costs as much as 50
-false unknowns.
+network (`vision.network`, ``models/hole_trust.npz``: the mean of four trained alike) turns
+that into the log-odds that the best class may be reported: that it is right and less than
+half of the marble is covered by a hand or card. Holes below the network's threshold are
+reported as unknown. The threshold was chosen in training (`bench/train_reader.py`) so that a
+definite wrong colour under a hand costs as much as 50 false unknowns.
 """
 
 from __future__ import annotations
