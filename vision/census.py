@@ -9,10 +9,11 @@ something else"):
 * **Too many of a colour**: the holes that like that colour least become ``"?"`` until the
   count fits. One of them is certainly wrong. Such a hole that no hand or card reaches and
   whose next likeliest class is the empty hole is empty.
-* **Nothing over the board**: when no hand or card is anywhere on the board and at most one
-  hole is in doubt, the most likely reading that has exactly each seat's count is taken, as
-  long as no hole is overruled by more than `MAX_COST` log-odds. The one hole in doubt holds
-  the marble nobody else shows.
+* **Nothing over the board**: when no hand or card is anywhere on the board and at most
+  `MAX_DOUBT` holes are in doubt, the most likely reading that has exactly each seat's count is
+  taken, as long as no hole is overruled by more than `MAX_COST` log-odds. The holes in doubt
+  hold the marbles nobody else shows. (More holes in doubt with nothing found over the board
+  are mostly a hand the occlusion test missed: not resolved.)
 * **Every marble seen, a hand about**: holes in doubt that no hand or card reaches are empty,
   since every marble is already in another hole. Holes at a foreign region stay ``"?"``.
 
@@ -29,6 +30,7 @@ from vision.trust import AT_REGION_MM  # a hole this close to a hand or card: ne
 
 UNKNOWN = -1  # label of a hole in doubt
 MAX_COST = 8.0  # most log-odds the census may overrule one hole's best class by
+MAX_DOUBT = 2  # most holes in doubt the count may resolve when nothing is over the board
 
 
 @dataclass(frozen=True)
@@ -46,7 +48,7 @@ class Census:
         (inf when there is none).
         """
         log_odds = _log_softmax(scores)
-        if np.isinf(reach).all() and (labels == UNKNOWN).sum() <= 1:
+        if np.isinf(reach).all() and (labels == UNKNOWN).sum() <= MAX_DOUBT:
             exact = self._exact(log_odds)
             if exact is not None:
                 return exact

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.vision.conftest import rendered_start
-from vision.census import AT_REGION_MM, MAX_COST, UNKNOWN, Census
+from vision.census import AT_REGION_MM, MAX_COST, MAX_DOUBT, UNKNOWN, Census
 from vision.read import BoardReader
 from vision.render import RenderConditions, render, start_occupancy
 
@@ -77,9 +77,18 @@ def test_with_a_hand_on_the_board_doubt_is_not_resolved_by_the_count():
     assert TWO_EACH.settle(scores, labels, reach).tolist() == labels.tolist()
 
 
-def test_two_holes_in_doubt_are_not_resolved_by_the_count():
-    scores = scores_for(1, 1, 2, 0, 0)
-    labels = np.array([1, 1, 2, UNKNOWN, UNKNOWN])
+def test_two_holes_in_doubt_hold_the_two_marbles_nobody_else_shows():
+    scores = scores_for(1, 2, 0, 0, 0)  # red's and blue's second marbles are missing
+    scores[1, 2] = scores[2, 3] = 9.0  # holes 2 and 3 look a little like them
+    labels = np.array([1, 2, UNKNOWN, UNKNOWN, 0])
+    assert MAX_DOUBT == 2
+    assert TWO_EACH.settle(scores, labels, np.full(5, NO_HAND)).tolist() == [1, 2, 1, 2, 0]
+
+
+def test_more_holes_in_doubt_are_not_resolved_by_the_count():
+    scores = scores_for(1, 2, 0, 0, 0)
+    scores[1, 2] = scores[2, 3] = 9.0
+    labels = np.array([1, 2, UNKNOWN, UNKNOWN, UNKNOWN])
     assert TWO_EACH.settle(scores, labels, np.full(5, NO_HAND)).tolist() == labels.tolist()
 
 
