@@ -271,6 +271,7 @@ def main() -> int:
         held_rows.append(replace(record["evidence"], scores=record["scores"]).matrix())
     visible = sum(int((~r["under"]).sum()) for r in held_out)
     hidden = sum(int(r["under"].sum()) for r in held_out)
+
     def judged(truster: Network, name: str) -> Network:
         """The network with the threshold of least held-out cost (its figures printed)."""
         for record, held_row in zip(held_out, held_rows, strict=True):
