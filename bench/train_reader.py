@@ -189,11 +189,6 @@ def choose_threshold(cases: list[dict], hidden_cost: float) -> tuple[float, dict
     return best[1], best[2]
 
 
-def match_scores(network: Network, record: dict) -> np.ndarray:
-    """(C, N) the match network's scores for one case, as the reader has them."""
-    return match.class_scores(network, record["pairs"])
-
-
 def _current(record: dict) -> bool:
     """Whether a kept reading has the evidence today's networks are trained on."""
     return "cover" in record and all(
@@ -252,12 +247,14 @@ def main() -> int:
         for r in part:
             visible = ~r["under"]
             gauss += (r["evidence"].distance.argmin(axis=0) == r["truth"])[visible].sum()
-            net += (match_scores(matcher, r).argmax(axis=0) == r["truth"])[visible].sum()
+            best = match.class_scores(matcher, r["pairs"]).argmax(axis=0)
+            net += (best == r["truth"])[visible].sum()
             total += visible.sum()
         print(f"best class wrong on visible holes, {name}: Gaussian {total - gauss}, "
               f"match network {total - net} of {total}")
 
-    evidences = [replace(r["evidence"], scores=match_scores(matcher, r)) for r in learning]
+    evidences = [replace(r["evidence"], scores=match.class_scores(matcher, r["pairs"]))
+                 for r in learning]
     rows = np.concatenate([e.matrix() for e in evidences])
     right = np.concatenate([e.best == r["truth"] for e, r in zip(evidences, learning,
                                                                  strict=True)])
@@ -267,7 +264,7 @@ def main() -> int:
     weight = np.where(under & ~right, 10.0, 1.0).astype(np.float32)
     held_rows = []
     for record in held_out:
-        record["scores"] = match_scores(matcher, record)
+        record["scores"] = match.class_scores(matcher, record["pairs"])
         held_rows.append(replace(record["evidence"], scores=record["scores"]).matrix())
     visible = sum(int((~r["under"]).sum()) for r in held_out)
     hidden = sum(int(r["under"].sum()) for r in held_out)

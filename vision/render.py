@@ -11,8 +11,8 @@ room light, white balance, blur, sensor noise and JPEG follow. A seed fixes ever
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
 
 import cv2
@@ -97,16 +97,22 @@ class RenderConditions:
 
 @dataclass(frozen=True)
 class Rendered:
-    """One synthetic frame: BGR `image`, `occluded` hole ids (under a hand or card),
-    board-mm→pixel `homography`, `touched` hole ids (the hand or card covers any part of the
-    marble's circle; includes the occluded ones) and `cover`: per touched hole the share of
-    its marble's circle covered (0…1; `OCCLUDED_SHARE` and more: occluded)."""
+    """One synthetic frame: BGR `image`, board-mm→pixel `homography` and `cover`: per hole a
+    hand or card touches, the share of its marble's circle covered (0…1)."""
 
     image: np.ndarray
-    occluded: frozenset[str]
     homography: np.ndarray
-    touched: frozenset[str] = frozenset()
-    cover: Mapping[str, float] = field(default_factory=dict)
+    cover: Mapping[str, float]
+
+    @cached_property
+    def occluded(self) -> frozenset[str]:
+        """Holes under a hand or card: `OCCLUDED_SHARE` of the marble's circle covered."""
+        return frozenset(hole for hole, share in self.cover.items() if share >= OCCLUDED_SHARE)
+
+    @cached_property
+    def touched(self) -> frozenset[str]:
+        """Holes a hand or card covers any part of (the occluded ones among them)."""
+        return frozenset(self.cover)
 
 
 def render(profile: BoardProfile, occupancy: Mapping[str, str | None],
@@ -137,9 +143,7 @@ def render(profile: BoardProfile, occupancy: Mapping[str, str | None],
     image = develop(frame, light, glare, sensor_rng, level=cond.light_level,
                     noise_sigma=cond.noise_sigma, blur_sigma=cond.blur_sigma,
                     jpeg_quality=cond.jpeg_quality)
-    return Rendered(image=image, homography=camera.homography, cover=cover,
-                    occluded=frozenset(h for h, s in cover.items() if s >= OCCLUDED_SHARE),
-                    touched=frozenset(cover))
+    return Rendered(image=image, homography=camera.homography, cover=cover)
 
 
 def start_occupancy(profile: BoardProfile,
