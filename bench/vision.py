@@ -3,18 +3,20 @@
     .venv/bin/python bench/vision.py [--cases 600] [--seed 2024] [--breakdown] [--cold] [--jobs N]
         [--empty-seats K]
 
-Each case: a random realistic game position, a test frame under random conditions (a third
-with hands or cards over the board) and a reference frame of the start position under a
-related condition (same board, material, camera and lamps, so the same board glare; the light
-level and colour drift). Prints per-hole accuracy, the share of boards read fully correct
-(also when a hole whose marble a hand only touches may be "?"), holes under a hand reported
-as a definite wrong colour, and milliseconds per frame for locate + read on one core: in a
-stream (the reader has just read the frame before, here the reference frame itself: the
-camera's steady state), or with `--cold` a reader's first frame right after rendering, which
-has flushed the CPU caches (the same readings). `--breakdown` adds the errors by condition
-and by kind. `--jobs` runs cases in parallel processes (same results; the times are then not
-one-core figures). `--empty-seats K` leaves K random seats of every case unplayed (their
-kennels empty in the reference, their marbles off the board).
+Each case: a random realistic game position, a test frame under random conditions (a third with
+hands or cards over the board) and a reference frame of the start position under a related
+condition (same board, material, camera and lamps, so the same board glare; the light level and
+colour drift). Prints per-hole accuracy, the share of boards read fully correct (also when a
+hole whose marble a hand only touches may be "?"), holes under a hand reported as a definite
+wrong colour, and milliseconds per frame for locate + read on one core (over all frames and by
+board: brandi-6 has half again as many holes and three and a half times the bare board of
+brandi-4, so the median over both lies between theirs and moves with the machine): in a stream
+(the reader has just read the frame before, here the reference frame itself: the camera's
+steady state), or with `--cold` a reader's first frame right after rendering, which has flushed
+the CPU caches (the same readings). `--breakdown` adds the errors by condition and by kind.
+`--jobs` runs cases in parallel processes (same results; the times are then not one-core
+figures). `--empty-seats K` leaves K random seats of every case unplayed (their kennels empty
+in the reference, their marbles off the board).
 """
 
 from __future__ import annotations
@@ -116,7 +118,7 @@ class Tally:
     hidden_wrong: int = 0
     hidden_unknown: int = 0
     failures: int = 0
-    seconds: list[float] = field(default_factory=list)
+    seconds: dict[str, list[float]] = field(default_factory=dict)  # board -> per frame
     errors: list[str] = field(default_factory=list)
     # (condition, bin) -> [cases, boards correct, *KINDS counts]
     bins: dict[tuple[str, str], list[int]] = field(
@@ -128,7 +130,8 @@ class Tally:
                      "boards_correct_edges_unknown", "hidden", "hidden_wrong", "hidden_unknown",
                      "failures"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
-        self.seconds += other.seconds
+        for board, seconds in other.seconds.items():
+            self.seconds.setdefault(board, []).extend(seconds)
         self.errors += other.errors
         for key, counts in other.bins.items():
             mine = self.bins[key]
@@ -163,7 +166,7 @@ def run_case(profile: BoardProfile, test: RenderConditions, reference: RenderCon
             reader.read(start.image)  # the frame before, as in a stream
         began = time.perf_counter()
         reading = reader.read(frame.image)
-        tally.seconds.append(time.perf_counter() - began)
+        tally.seconds.setdefault(profile.name, []).append(time.perf_counter() - began)
     except ValueError as error:
         tally.failures += 1
         tally.errors.append(f"seed {seed}: {error}")
@@ -258,7 +261,7 @@ def main() -> int:
                 tally.merge(part)
     else:
         tally = run_cases(args.seed, range(args.cases), args.cold, args.empty_seats)
-    ms = np.array(tally.seconds) * 1000
+    ms = np.concatenate([[], *tally.seconds.values()]) * 1000
     print(f"cases {args.cases} (brandi-4 and brandi-6 alternating), seed {args.seed}, "
           f"seats nobody plays per case {args.empty_seats}")
     print(f"per-hole accuracy (visible holes): {tally.correct / max(tally.holes, 1):.5%} "
@@ -273,7 +276,9 @@ def main() -> int:
     if len(ms):
         when = "a reader's first frame" if args.cold else "in a stream"
         print(f"locate + read ms per frame (1 core, {when}): median {np.median(ms):.2f}, "
-              f"p90 {np.percentile(ms, 90):.2f}, max {ms.max():.2f}")
+              f"p90 {np.percentile(ms, 90):.2f}, max {ms.max():.2f}; median by board: "
+              + ", ".join(f"{board} {np.median(seconds) * 1000:.2f}"
+                          for board, seconds in sorted(tally.seconds.items())))
     if args.breakdown:
         print_breakdown(tally)
     for line in tally.errors[:args.show_errors]:
