@@ -153,6 +153,16 @@ def _grey(image: np.ndarray) -> np.ndarray:
     return image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
 
 
+def _enlarged(grey: np.ndarray, upscale: int = UPSCALE) -> np.ndarray:
+    """A grey image enlarged `upscale` times (cubic interpolation); see `_shrunk_back`."""
+    return cv2.resize(grey, None, fx=upscale, fy=upscale, interpolation=cv2.INTER_CUBIC)
+
+
+def _shrunk_back(corners: Sequence[np.ndarray], upscale: int) -> list[np.ndarray]:
+    """Marker corners found in an `_enlarged` image, in pixels of the image before."""
+    return [(np.asarray(c, np.float64) + 0.5) / upscale - 0.5 for c in corners]
+
+
 def fit_homography(points_mm: np.ndarray, points_px: np.ndarray) -> tuple[np.ndarray, float]:
     """Least-squares homography mm → px through all point pairs, and its RMS error in px."""
     homography, _ = cv2.findHomography(points_mm, points_px, 0)
@@ -193,7 +203,16 @@ class Locator:
             rough = self._rough_fit(found)
             found = {**self._detect_tracked(image, rough, UPSCALE, RESCUE_MARGIN, self._rescuer),
                      **found}
-        fit = self._fit(found)
+        try:
+            fit = self._fit(found)
+        except LocateError:
+            # Before giving up: small, blurred markers (a high or steeply tilted camera, where
+            # two markers also put the others far from where they are) decode in the whole
+            # frame enlarged. Slow (tens of ms), but only where there is no fit otherwise.
+            enlarged = self._detect(_enlarged(_grey(image)), UPSCALE)
+            if not enlarged.keys() - found.keys():
+                raise
+            fit = self._fit({**enlarged, **found})
         if not fit.reused:
             self.last_fit = fit
         return fit
@@ -280,9 +299,10 @@ class Locator:
         detected = np.concatenate([found[i] for i in ids])
         return float(np.sqrt(np.mean(np.sum((projected - detected) ** 2, axis=1))))
 
-    def _detect(self, grey: np.ndarray) -> dict[int, np.ndarray]:
+    def _detect(self, grey: np.ndarray, upscale: int = 1) -> dict[int, np.ndarray]:
+        """The markers in a whole grey frame (enlarged `upscale` times)."""
         corners, ids, _ = self._detector.detectMarkers(grey)
-        return self._keep_known(corners, ids, (0, 0))
+        return self._keep_known(_shrunk_back(corners, upscale), ids, (0, 0))
 
     def _rough_fit(self, found: dict[int, np.ndarray]) -> BoardFit:
         """Where two markers put the board, as a shift, turn and scale: enough to say where
@@ -316,11 +336,10 @@ class Locator:
                 continue
             window = _grey(image[y0:y1, x0:x1])
             if upscale > 1:
-                window = cv2.resize(window, None, fx=upscale, fy=upscale,
-                                    interpolation=cv2.INTER_CUBIC)
+                window = _enlarged(window, upscale)
             window_corners, ids, _ = detector.detectMarkers(window)
-            scaled = [np.asarray(c, np.float64) / upscale for c in window_corners]
-            found.update(self._keep_known(scaled, ids, (x0, y0), only=marker_id))
+            found.update(self._keep_known(_shrunk_back(window_corners, upscale), ids, (x0, y0),
+                                          only=marker_id))
             if enough and len(found) >= enough and self._error(fit, found) <= AGREEMENT_PX:
                 break
         return found

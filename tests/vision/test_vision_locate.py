@@ -129,3 +129,27 @@ def test_a_marker_missed_by_the_first_search_is_found_in_the_rescue_window(brand
     fit = locator.locate(frame.image)
     assert len(fit.markers) >= 3
     assert _hole_error(fit, brandi6, frame.homography) < 3.0
+
+
+def test_small_blurred_markers_are_found_in_the_enlarged_frame(brandi6):
+    """A steep camera (18°) and blur: the far markers are small and foreshortened, and two
+    markers put them some 120 px from where they are, so the rescue windows miss them; the
+    whole frame enlarged decodes a third before the locator gives up."""
+    from vision.render import RenderConditions, render, start_occupancy
+
+    cond = RenderConditions(
+        material="wood", board_variant=4, camera_height_mm=629.35, tilt_deg=17.91,
+        yaw_deg=149.89, aim_offset_mm=(-4.18, 17.65), board_fill=0.8523, light_level=0.671,
+        color_temperature_k=4465.4, light_azimuth_deg=294.6, light_elevation_deg=35.81,
+        gradient=0.3176, gradient_angle_deg=353.68, vignetting=0.0618, board_glare_spots=2,
+        glare_strength=1.326, glare_seed=2024042, marble_offset_mm=1.18, noise_sigma=2.14,
+        blur_sigma=1.286)
+    frame = render(brandi6, start_occupancy(brandi6), cond, seed=2024042)
+    locator = Locator(brandi6)
+    first = locator._detect(cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY))
+    rescued = locator._detect_tracked(frame.image, locator._rough_fit(first), 2, 2.5,
+                                      locator._rescuer)
+    assert len(first) == 2 and set(rescued) == set(first)  # the situation this test is about
+    fit = locator.locate(frame.image)
+    assert len(fit.markers) >= 3
+    assert _hole_error(fit, brandi6, frame.homography) < 3.0
