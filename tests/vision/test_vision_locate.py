@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from tests.vision.conftest import rendered_start
-from vision.locate import LocateError, Locator, marker_corners_mm
+from vision.locate import RESCUE_MARGIN, UPSCALE, LocateError, Locator, marker_corners_mm
 
 
 def _hole_error(fit, profile, homography) -> float:
@@ -147,8 +147,8 @@ def test_small_blurred_markers_are_found_in_the_enlarged_frame(brandi6):
     frame = render(brandi6, start_occupancy(brandi6), cond, seed=2024042)
     locator = Locator(brandi6)
     first = locator._detect(cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY))
-    rescued = locator._detect_tracked(frame.image, locator._rough_fit(first), 2, 2.5,
-                                      locator._rescuer)
+    rescued = locator._detect_tracked(frame.image, locator._rough_fit(first), UPSCALE,
+                                      RESCUE_MARGIN, locator._rescuer)
     assert len(first) == 2 and set(rescued) == set(first)  # the situation this test is about
     fit = locator.locate(frame.image)
     assert len(fit.markers) >= 3
