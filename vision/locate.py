@@ -28,6 +28,7 @@ DIMPLE_TOLERANCE_PX = 1.5  # RANSAC: found holes farther than this from the fit 
 SEARCH_MARGIN = 0.6  # tracked search window: marker size in px times (1 + 2 * margin)
 UPSCALE = 2  # missing markers are looked for again in windows enlarged this much ...
 RESCUE_MARGIN = 2.5  # ... and wider, as two markers say only roughly where the others are
+ENLARGE_MAX_SIDE_PX = 2048  # frames up to this size are searched enlarged as a last resort
 TRACKED_MIN_PERIMETER = 0.8  # least marker perimeter in a search window, per window side
 TRACKED_MIN_THRESHOLD_WINDOW = 13  # px: least adaptive threshold window in a search window
 TRACKING_THRESHOLD_WINDOW = 17  # px: the one threshold window where the last fit says a marker is
@@ -208,7 +209,10 @@ class Locator:
         except LocateError:
             # Before giving up: small, blurred markers (a high or steeply tilted camera, where
             # two markers also put the others far from where they are) decode in the whole
-            # frame enlarged. Slow (tens of ms), but only where there is no fit otherwise.
+            # frame enlarged. Slow (tens of ms), but only where there is no fit otherwise; a
+            # larger frame has pixels enough per marker, and enlarging it would cost far more.
+            if max(image.shape[:2]) > ENLARGE_MAX_SIDE_PX:
+                raise
             enlarged = self._detect(_enlarged(_grey(image)), UPSCALE)
             if not enlarged.keys() - found.keys():
                 raise

@@ -153,3 +153,16 @@ def test_small_blurred_markers_are_found_in_the_enlarged_frame(brandi6):
     fit = locator.locate(frame.image)
     assert len(fit.markers) >= 3
     assert _hole_error(fit, brandi6, frame.homography) < 3.0
+
+
+def test_large_frames_are_not_enlarged(brandi4, monkeypatch):
+    """A frame above `ENLARGE_MAX_SIDE_PX` has pixels enough per marker: no enlarged search."""
+    import vision.locate
+
+    def refuse(*_args):
+        raise AssertionError("enlarged a large frame")
+
+    monkeypatch.setattr(vision.locate, "_enlarged", refuse)
+    with pytest.raises(LocateError, match="no markers"):
+        Locator(brandi4).locate(np.full((1600, vision.locate.ENLARGE_MAX_SIDE_PX + 8, 3), 128,
+                                        np.uint8))
