@@ -304,7 +304,8 @@ class Locator:
         return float(np.sqrt(np.mean(np.sum((projected - detected) ** 2, axis=1))))
 
     def _detect(self, grey: np.ndarray, upscale: int = 1) -> dict[int, np.ndarray]:
-        """The markers in a whole grey frame (enlarged `upscale` times)."""
+        """The markers in a whole grey frame, given `_enlarged` `upscale` times (corners in the
+        frame's own pixels)."""
         corners, ids, _ = self._detector.detectMarkers(grey)
         return self._keep_known(_shrunk_back(corners, upscale), ids, (0, 0))
 
