@@ -21,16 +21,23 @@ def live_server(app: Flask) -> Iterator[str]:
     from waitress import wasyncore
 
     server = waitress.create_server(app, host="127.0.0.1", port=0, threads=8)
-    thread = threading.Thread(target=server.run, daemon=True)
+    stop = threading.Event()
+
+    def serve() -> None:
+        # The loop runs in short steps and closes its own sockets once told to stop: nothing
+        # from this thread touches them (nor the loop's wake-up pipe) while select() waits.
+        while not stop.is_set():
+            wasyncore.loop(timeout=0.05, map=server._map, count=1)
+        wasyncore.close_all(server._map)
+
+    thread = threading.Thread(target=serve, daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.effective_port}"
     finally:
         app.extensions["dog_table"].close()     # ends the pages' event streams
         server.task_dispatcher.shutdown(timeout=5)
-        # Close the sockets in the server's own loop (its loop then ends): closed from here,
-        # they can vanish under its select() ("Bad file descriptor" in the server thread).
-        server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
+        stop.set()
         thread.join(timeout=5)
 
 
