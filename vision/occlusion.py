@@ -23,9 +23,9 @@ import numpy as np
 from hw import BoardProfile
 from vision.features import LOG_OFFSET
 
-GRID_MM = 5.0  # spacing of the surface sample points
-AVERAGE_MM = 25.0  # colour changes are also judged averaged over squares this wide
-AVERAGE_CELLS = round(AVERAGE_MM / GRID_MM)
+GRID_MM = 5.0  # spacing of the surface sample points (at least)
+GRID_CELLS = 100.0  # and at least the board's larger side over this
+AVERAGE_MM = 25.0  # colour changes are also judged averaged over squares about this wide
 SHRINK_HALVINGS = 2  # the frame is halved this often before sampling the surface
 SHRINK = 2 ** SHRINK_HALVINGS
 HOLE_CLEARANCE_MM = 12.5  # surface points closer than this to a hole centre are skipped
@@ -59,6 +59,7 @@ class SurfaceGrid:
     which only the points away from holes, markers and the edge are used."""
 
     shape: tuple[int, int]
+    spacing_mm: float
     points_mm: np.ndarray  # (M, 1, 2) the usable points
     cells: tuple[np.ndarray, np.ndarray]  # their (rows, cols) in the grid
     hole_cells: np.ndarray  # (N, 2) grid (row, col) of each hole centre, fractional
@@ -80,23 +81,36 @@ class SurfaceGrid:
 
     @classmethod
     def for_profile(cls, profile: BoardProfile) -> SurfaceGrid:
-        """The grid of one board profile."""
+        """The grid of one board profile. The camera sees a larger board with fewer pixels per
+        mm (it frames the whole board): its grid is coarser, a finer one would sample the same
+        pixels of the shrunk frame again."""
+        spacing = max(GRID_MM, max(profile.board_mm) / GRID_CELLS)
         half_w, half_h = profile.board_mm[0] / 2 - EDGE_MM, profile.board_mm[1] / 2 - EDGE_MM
-        xs = np.arange(-half_w, half_w + 1e-9, GRID_MM)
-        ys = np.arange(half_h, -half_h - 1e-9, -GRID_MM)
+        xs = np.arange(-half_w, half_w + 1e-9, spacing)
+        ys = np.arange(half_h, -half_h - 1e-9, -spacing)
         xx, yy = np.meshgrid(xs, ys)
         centres = np.array([(hole.x, hole.y) for hole in profile.holes])
         usable = np.ones(xx.shape, bool)
         for x, y in centres:
             usable &= (xx - x) ** 2 + (yy - y) ** 2 >= HOLE_CLEARANCE_MM ** 2
         for marker in profile.markers:
-            reach = marker.size * 0.75 + GRID_MM
+            reach = marker.size * 0.75 + spacing
             usable &= ~((np.abs(xx - marker.x) < reach) & (np.abs(yy - marker.y) < reach))
         rows, cols = np.nonzero(usable)
         points = np.stack([xx[rows, cols], yy[rows, cols]], axis=1).reshape(-1, 1, 2)
-        hole_cells = np.column_stack([(ys[0] - centres[:, 1]) / GRID_MM,
-                                      (centres[:, 0] - xs[0]) / GRID_MM])
-        return cls(xx.shape, points, (rows, cols), hole_cells)
+        hole_cells = np.column_stack([(ys[0] - centres[:, 1]) / spacing,
+                                      (centres[:, 0] - xs[0]) / spacing])
+        return cls(xx.shape, spacing, points, (rows, cols), hole_cells)
+
+    @cached_property
+    def average_cells(self) -> int:
+        """Width of the `AVERAGE_MM` square in grid cells (odd: centred on its point)."""
+        return 2 * round((AVERAGE_MM / self.spacing_mm - 1) / 2) + 1
+
+    def box_sum(self, plane: np.ndarray) -> np.ndarray:
+        """Sum over the `average_cells` square around every cell (nothing beyond the grid)."""
+        size = (self.average_cells, self.average_cells)
+        return cv2.boxFilter(plane, -1, size, normalize=False, borderType=cv2.BORDER_CONSTANT)
 
     @cached_property
     def _point_of_cell(self) -> np.ndarray:
@@ -110,7 +124,7 @@ class SurfaceGrid:
         """(M,) how many usable points the `average` square around each usable point holds."""
         usable = np.zeros(self.shape, np.float32)
         usable[self.cells] = 1.0
-        return _box_sum(usable).reshape(-1)[self.flat_cells]
+        return self.box_sum(usable).reshape(-1)[self.flat_cells]
 
     def average(self, values: np.ndarray) -> np.ndarray:
         """(3, M) values of the usable points, each replaced by the mean over the usable points
@@ -121,7 +135,7 @@ class SurfaceGrid:
         planes = np.take(padded, self._point_of_cell, axis=1, mode="clip").reshape(3, *self.shape)
         averaged = np.empty_like(values)
         for channel, plane in enumerate(planes):
-            total = _box_sum(plane).reshape(-1)
+            total = self.box_sum(plane).reshape(-1)
             averaged[channel] = np.take(total, self.flat_cells, mode="clip") / self._average_weight
         return averaged
 
@@ -177,7 +191,7 @@ def _glinting(grid: SurfaceGrid, reference: np.ndarray, rings: np.ndarray) -> np
     level = np.full(grid.shape, np.nan, np.float32)
     level[grid.cells] = reference.mean(axis=1)
     known = (~np.isnan(level)).astype(np.float32)
-    sigma = GLINT_SCALE_MM / GRID_MM
+    sigma = GLINT_SCALE_MM / grid.spacing_mm
     total = cv2.GaussianBlur(np.nan_to_num(level), (0, 0), sigma)
     weight = cv2.GaussianBlur(known, (0, 0), sigma)
     around = total / np.maximum(weight, 1e-3)
@@ -295,7 +309,7 @@ class Baseline:
         seeds = np.zeros(grid.shape, bool)
         seeds.reshape(-1)[grid.flat_cells] = strong[:points]
         rows, cols = grid.ring_cells
-        ring_disc = round(RING_REACH_MM / GRID_MM)
+        ring_disc = round(RING_REACH_MM / grid.spacing_mm)
         changed_rings = np.flatnonzero(weak[points:])
         for index in changed_rings:
             cv2.circle(mask, (int(cols[index]), int(rows[index])), ring_disc, 1, -1)
@@ -303,7 +317,7 @@ class Baseline:
         seeds[rows[seeded], cols[seeded]] = True
         count, labels = cv2.connectedComponents(mask, connectivity=8)
         seed_count = np.bincount(labels[seeds], minlength=count)
-        area = np.bincount(labels.reshape(-1), minlength=count) * GRID_MM ** 2
+        area = np.bincount(labels.reshape(-1), minlength=count) * grid.spacing_mm ** 2
         large = ((area >= MIN_REGION_MM2) & (seed_count >= MIN_SEEDS)) | (
             (area >= LARGE_REGION_MM2) & (seed_count >= 1))
         large[0] = False
@@ -338,12 +352,6 @@ class Baseline:
         return tuple((part, step, clear[part][::step]) for part, step in parts)
 
 
-def _box_sum(plane: np.ndarray) -> np.ndarray:
-    """Sum over the `AVERAGE_CELLS` square around every cell (nothing beyond the grid)."""
-    return cv2.boxFilter(plane, -1, (AVERAGE_CELLS, AVERAGE_CELLS), normalize=False,
-                         borderType=cv2.BORDER_CONSTANT)
-
-
 def _row_medians(rows: np.ndarray, kept: np.ndarray | None = None) -> np.ndarray:
     """(R, 1) median of every row (of its ``kept`` columns), exactly as ``np.median(rows,
     axis=1, keepdims=True)``, but partitioning the rows one by one around a single rank: numpy
@@ -368,7 +376,7 @@ def region_distance(grid: SurfaceGrid, region: np.ndarray) -> np.ndarray:
     if not region.any():
         return np.full(len(grid.hole_cells), np.inf)
     distance = cv2.distanceTransform((~region).astype(np.uint8), cv2.DIST_L2, 3)
-    return distance[grid.ring_cells] * GRID_MM
+    return distance[grid.ring_cells] * grid.spacing_mm
 
 
 def region_share(grid: SurfaceGrid, region: np.ndarray) -> np.ndarray:
@@ -376,5 +384,5 @@ def region_share(grid: SurfaceGrid, region: np.ndarray) -> np.ndarray:
     (a fingertip or a whole hand)."""
     if not region.any():
         return np.zeros(len(grid.hole_cells), np.float32)
-    covered = _box_sum(region.astype(np.float32)) / AVERAGE_CELLS ** 2
+    covered = grid.box_sum(region.astype(np.float32)) / grid.average_cells ** 2
     return np.asarray(covered[grid.ring_cells])

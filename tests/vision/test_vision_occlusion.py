@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+import pytest
 
 from tests.vision.conftest import some_position
-from vision.occlusion import AVERAGE_CELLS, SurfaceGrid, region_share
+from vision.occlusion import AVERAGE_MM, GRID_CELLS, GRID_MM, SurfaceGrid, region_share
 from vision.read import BoardReader
 from vision.render import RenderConditions, render, start_occupancy
 
@@ -41,10 +42,23 @@ def test_average_is_the_mean_over_the_usable_points_of_the_square(brandi4):
     values = np.random.default_rng(1).normal(size=(3, len(grid.points_mm))).astype(np.float32)
     averaged = grid.average(values)
     rows, cols = grid.cells
-    reach = AVERAGE_CELLS // 2
+    reach = grid.average_cells // 2
     for point in (0, 1234, len(rows) // 2, len(rows) - 1):
         square = (np.abs(rows - rows[point]) <= reach) & (np.abs(cols - cols[point]) <= reach)
         assert np.allclose(averaged[:, point], values[:, square].mean(axis=1), atol=1e-5)
+
+
+def test_larger_boards_get_a_coarser_grid(brandi4, brandi6):
+    small, large = SurfaceGrid.for_profile(brandi4), SurfaceGrid.for_profile(brandi6)
+    assert small.spacing_mm == GRID_MM
+    # The camera sees a larger board with fewer pixels per mm: a finer grid would sample the
+    # same pixels of the shrunk frame again.
+    assert large.spacing_mm == pytest.approx(max(brandi6.board_mm) / GRID_CELLS)
+    assert large.shape[0] == pytest.approx(GRID_CELLS, abs=3)
+    assert len(large.points_mm) < 2 * len(small.points_mm)
+    for grid in (small, large):
+        assert grid.average_cells % 2 == 1
+        assert abs(grid.average_cells * grid.spacing_mm - AVERAGE_MM) < grid.spacing_mm
 
 
 def test_region_share_is_the_covered_part_of_the_square_around_a_hole(brandi4):
@@ -52,11 +66,12 @@ def test_region_share_is_the_covered_part_of_the_square_around_a_hole(brandi4):
     region = np.zeros(grid.shape, bool)
     assert not region_share(grid, region).any()
     rows, cols = grid.ring_cells
-    reach = AVERAGE_CELLS // 2
+    side = grid.average_cells
+    reach = side // 2
     region[rows[0] - reach:rows[0] + reach + 1, cols[0] - reach:cols[0]] = True  # its left half
     share = region_share(grid, region)
-    assert share[0] == AVERAGE_CELLS * reach / AVERAGE_CELLS ** 2
-    far = np.hypot(rows - rows[0], cols - cols[0]) > AVERAGE_CELLS
+    assert share[0] == side * reach / side ** 2
+    far = np.hypot(rows - rows[0], cols - cols[0]) > side
     assert not share[far].any()
 
 
