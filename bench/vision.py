@@ -10,13 +10,13 @@ colour drift). Prints per-hole accuracy, the share of boards read fully correct 
 hole whose marble a hand only touches may be "?"), holes under a hand reported as a definite
 wrong colour, and milliseconds per frame for locate + read on one core (over all frames and by
 board: brandi-6 has half again as many holes as brandi-4 and more surface points, so the median
-over both lies between theirs and moves with the machine): in a stream
-(the reader has just read the frame before, here the reference frame itself: the camera's
-steady state), or with `--cold` a reader's first frame right after rendering, which has flushed
-the CPU caches (the same readings). `--breakdown` adds the errors by condition and by kind.
-`--jobs` runs cases in parallel processes (same results; the times are then not one-core
-figures). `--empty-seats K` leaves K random seats of every case unplayed (their kennels empty
-in the reference, their marbles off the board).
+over both lies between theirs and moves with the machine): in a stream (the reader has just
+read the frame before, here the reference frame itself: the camera's steady state), or with
+`--cold` a reader's first frame right after rendering, which has flushed the CPU caches (the
+same readings). `--breakdown` adds the errors by condition and by kind. `--jobs` runs cases in
+parallel processes (same results; the times are then not one-core figures). `--empty-seats K`
+leaves K random seats of every case unplayed (their kennels empty in the reference, their
+marbles off the board).
 """
 
 from __future__ import annotations
