@@ -54,7 +54,7 @@ sys.path.insert(0, str(ROOT))
 
 from hw import load_profile  # noqa: E402
 from vision import match, trust  # noqa: E402
-from vision.census import UNKNOWN  # noqa: E402
+from vision.census import UNKNOWN, Census  # noqa: E402
 from vision.network import MODELS, Network  # noqa: E402
 from vision.read import BoardReader, Learned, blind_at_region  # noqa: E402
 from vision.render import RenderConditions  # noqa: E402
@@ -193,7 +193,8 @@ def _current(record: dict) -> bool:
     """Whether a kept reading has the evidence today's networks are trained on."""
     return "cover" in record and all(
         {f.name for f in fields(kind)} == set(vars(record[key]))
-        for key, kind in (("pairs", match.PairEvidence), ("evidence", trust.HoleEvidence)))
+        for key, kind in (("pairs", match.PairEvidence), ("evidence", trust.HoleEvidence),
+                          ("census", Census)))
 
 
 def main() -> int:

@@ -14,8 +14,10 @@ something else"):
   taken, as long as no hole is overruled by more than `MAX_COST` log-odds. The holes in doubt
   hold the marbles nobody else shows. (More holes in doubt with nothing found over the board
   are mostly a hand the occlusion test missed: not resolved.)
-* **Every marble seen, a hand about**: holes in doubt that no hand or card reaches are empty,
-  since every marble is already in another hole. Holes at a foreign region stay ``"?"``.
+* **Every marble it could hold seen, a hand about**: a hole in doubt that no hand or card
+  reaches is empty when every marble it could hold is already in another hole: all marbles
+  for a track hole, its own seat's for a kennel or home hole (they hold no other).
+  Holes at a foreign region stay ``"?"``.
 
 The last two rely on the seats: a playing seat taken for empty would make them wrong.
 """
@@ -36,9 +38,11 @@ MAX_DOUBT = 2  # most holes in doubt the count may resolve when nothing is over 
 @dataclass(frozen=True)
 class Census:
     """How many marbles each class has: ``capacity`` (C,), class 0 the empty hole (any
-    number)."""
+    number); ``possible`` (C, N) which classes each hole can hold (`vision.match.
+    possible_classes`; None: any)."""
 
     capacity: np.ndarray
+    possible: np.ndarray | None = None
 
     def settle(self, scores: np.ndarray, labels: np.ndarray, reach: np.ndarray) -> np.ndarray:
         """Labels (N,) class indices or `UNKNOWN` made to agree with the count.
@@ -58,11 +62,14 @@ class Census:
         away = np.flatnonzero((settled == UNKNOWN) & (labels != UNKNOWN) & (reach > AT_REGION_MM))
         runner_up = np.argsort(log_odds[:, away], axis=0)[-2]
         settled[away[runner_up == 0]] = 0
-        if np.array_equal(self._counts(settled), self.capacity[1:]):
-            # (A hole just hidden for a surplus colour showed something: it stays "?".)
-            resolve = ((labels == UNKNOWN) & (reach > AT_REGION_MM)
-                       & (log_odds.max(axis=0) - log_odds[0] <= MAX_COST))
-            settled[resolve] = 0
+        # A hole in doubt away from hands is empty when every marble it could hold is seen
+        # elsewhere. (A hole just hidden for a surplus colour showed something: it stays "?".)
+        missing = self._counts(settled) < self.capacity[1:]
+        holdable = np.ones_like(log_odds[1:], bool) if self.possible is None else self.possible[1:]
+        unseen = (holdable & missing[:, None]).any(axis=0)
+        resolve = ((labels == UNKNOWN) & ~unseen & (reach > AT_REGION_MM)
+                   & (log_odds.max(axis=0) - log_odds[0] <= MAX_COST))
+        settled[resolve] = 0
         return settled
 
     def _counts(self, labels: np.ndarray) -> np.ndarray:

@@ -274,7 +274,7 @@ class BoardReader:
                                                 ~self._kinds[:, 2])
             self._possible = possible_classes(owners, playing)
             marbles = [0] + [int((kennel_seats == seat).sum()) for seat in playing]
-            self.census = Census(np.array(marbles))
+            self.census = Census(np.array(marbles), self._possible)
             # Each class's mean log ratio to the board (0 for empty).
             self._class_brightness = np.array(
                 [0.0] + [float(m[0, :3].mean()) for m in self.prototypes.means[1:]])

@@ -99,6 +99,20 @@ def test_every_marble_seen_clears_doubt_away_from_hands_but_not_at_them():
     assert TWO_EACH.settle(scores, labels, reach).tolist() == [1, 1, 2, 2, 0, UNKNOWN]
 
 
+def test_a_kennel_hole_in_doubt_is_empty_once_its_seats_marbles_are_all_seen():
+    # Holes 0-3 on the track, 4 a kennel hole of red's seat, 5 one of blue's (each holds its
+    # own seat's marbles only). A blue marble is missing (under the hand at hole 3?): the
+    # blue kennel hole may hold it, the red one may not.
+    possible = np.array([[True] * 6, [True] * 4 + [True, False], [True] * 4 + [False, True]])
+    census = Census(np.array([0, 2, 2]), possible)
+    scores = scores_for(1, 1, 2, 0, 0, 0)
+    labels = np.array([1, 1, 2, UNKNOWN, UNKNOWN, UNKNOWN])
+    reach = np.array([90.0, 90.0, 90.0, AT_REGION_MM, 90.0, 90.0])
+    assert census.settle(scores, labels, reach).tolist() == [1, 1, 2, UNKNOWN, 0, UNKNOWN]
+    # Without knowing what each hole can hold, a missing marble could be in either.
+    assert TWO_EACH.settle(scores, labels, reach).tolist() == labels.tolist()
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.data())
 def test_census_never_exceeds_a_count_nor_resolves_a_hole_at_a_hand(data):
