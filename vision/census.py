@@ -38,8 +38,8 @@ MAX_DOUBT = 2  # most holes in doubt the count may resolve when nothing is over 
 @dataclass(frozen=True)
 class Census:
     """How many marbles each class has: ``capacity`` (C,), class 0 the empty hole (any
-    number); ``possible`` (C, N) which classes each hole can hold (`vision.match.
-    possible_classes`; None: any)."""
+    number); ``possible`` (C, N) which classes each hole can hold
+    (`vision.match.possible_classes`; None: any class)."""
 
     capacity: np.ndarray
     possible: np.ndarray | None = None

@@ -124,7 +124,12 @@ def test_census_never_exceeds_a_count_nor_resolves_a_hole_at_a_hand(data):
     reach = np.array(data.draw(st.lists(st.sampled_from([0.0, 5.0, 30.0, 200.0, np.inf]),
                                         min_size=holes, max_size=holes)))
     labels = np.where(doubt, UNKNOWN, scores.argmax(axis=0))
-    settled = TWO_EACH.settle(scores, labels, reach)
+    # Which colours each hole can hold (any hole can be empty), or any, as TWO_EACH has it.
+    holdable = data.draw(st.none() | st.lists(st.booleans(), min_size=2 * holes,
+                                              max_size=2 * holes))
+    possible = None if holdable is None else np.vstack(
+        [np.ones(holes, bool), np.reshape(holdable, (2, holes))])
+    settled = Census(TWO_EACH.capacity, possible).settle(scores, labels, reach)
     assert all((settled == colour).sum() <= 2 for colour in (1, 2))
     at_hand = doubt & (reach <= AT_REGION_MM)
     assert (settled[at_hand] == UNKNOWN).all()
