@@ -99,7 +99,9 @@ def _gradient(lighting: Lighting, bx: np.ndarray, by: np.ndarray, half: float) -
 def _shadow(lighting: Lighting, bx: np.ndarray, by: np.ndarray) -> np.ndarray:
     angle = math.radians(lighting.shadow_angle_deg)
     depth_into = bx * math.cos(angle) + by * math.sin(angle) - lighting.shadow_offset_mm
-    inside = 1 / (1 + np.exp(-depth_into / max(lighting.shadow_softness_mm / 4, 1e-3)))
+    # A sigmoid; capping its exponent (no overflow) changes no shadow value in float64.
+    width = max(lighting.shadow_softness_mm / 4, 1e-3)
+    inside = 1 / (1 + np.exp(np.minimum(-depth_into / width, 50.0)))
     return 1 - lighting.shadow_depth * inside
 
 

@@ -4,6 +4,7 @@ The `brandi4` and `brandi6` profile fixtures come from this folder's conftest.""
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import replace
 
 import cv2
@@ -220,3 +221,13 @@ def test_glare_seed_keeps_the_board_glare_in_place(brandi4):
     same = np.abs(frame(1, 5) - frame(2, 5)).mean()
     moved = np.abs(frame(1, None) - frame(2, None)).mean()
     assert same < 0.5 < moved
+
+
+def test_a_sharp_shadow_renders_without_overflow(brandi4):
+    cond = RenderConditions(shadow_depth=0.6, shadow_softness_mm=0.0, shadow_offset_mm=0.0,
+                            noise_sigma=0.0, jpeg_quality=None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # numpy's overflow warning would fail the test
+        image = render(brandi4, {}, cond, seed=1).image.astype(np.float32)
+    lit = render(brandi4, {}, replace(cond, shadow_depth=0.0), seed=1).image.astype(np.float32)
+    assert (image <= lit + 1).all() and image.mean() < 0.9 * lit.mean()
