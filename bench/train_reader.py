@@ -177,7 +177,8 @@ def choose_threshold(cases: list[dict], hidden_cost: float) -> tuple[float, dict
             scores, under = case["scores"], case["under"]
             hidden = (case["logits"] < threshold) | blind_at_region(case["evidence"])
             labels = np.where(hidden, UNKNOWN, scores.argmax(axis=0))
-            labels = case["census"].settle(scores, labels, case["evidence"].reach)
+            evidence = case["evidence"]
+            labels = case["census"].settle(scores, labels, evidence.reach, evidence.nothing_over)
             wrong = (labels != UNKNOWN) & (labels != case["truth"])
             counts["false ?"] += int(((labels == UNKNOWN) & ~under).sum())
             counts["wrong"] += int((wrong & ~under).sum())

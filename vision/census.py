@@ -9,8 +9,9 @@ something else"):
 * **Too many of a colour**: the holes that like that colour least become ``"?"`` until the
   count fits. One of them is certainly wrong. Such a hole that no hand or card reaches and
   whose next likeliest class is the empty hole is empty.
-* **Nothing over the board**: when no hand or card is anywhere on the board and at most
-  `MAX_DOUBT` holes are in doubt, the most likely reading that has exactly each seat's count is
+* **Nothing over the board**: when no hand or card is anywhere on the board
+  (`vision.occlusion.nothing_over_board`), at most `MAX_DOUBT` holes are in doubt and none of
+  them is at a foreign region, the most likely reading that has exactly each seat's count is
   taken, as long as no hole is overruled by more than `MAX_COST` log-odds. The holes in doubt
   hold the marbles nobody else shows. (More holes in doubt with nothing found over the board
   are mostly a hand the occlusion test missed: not resolved.)
@@ -44,15 +45,19 @@ class Census:
     capacity: np.ndarray
     possible: np.ndarray | None = None
 
-    def settle(self, scores: np.ndarray, labels: np.ndarray, reach: np.ndarray) -> np.ndarray:
+    def settle(self, scores: np.ndarray, labels: np.ndarray, reach: np.ndarray,
+               nothing_over: bool) -> np.ndarray:
         """Labels (N,) class indices or `UNKNOWN` made to agree with the count.
 
         ``scores`` (C, N) are the match network's logits, ``labels`` the reading so far
-        (each hole's best class or `UNKNOWN`), ``reach`` (N,) mm to the nearest hand or card
-        (inf when there is none).
+        (each hole's best class or `UNKNOWN`), ``reach`` (N,) mm to the nearest foreign
+        region (inf when there is none), ``nothing_over`` whether no hand or card is over the
+        board (the regions are strays).
         """
         log_odds = _log_softmax(scores)
-        if np.isinf(reach).all() and (labels == UNKNOWN).sum() <= MAX_DOUBT:
+        doubt = labels == UNKNOWN
+        if (nothing_over and doubt.sum() <= MAX_DOUBT
+                and (reach[doubt] > AT_REGION_MM).all()):
             exact = self._exact(log_odds)
             if exact is not None:
                 return exact

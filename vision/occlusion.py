@@ -38,6 +38,7 @@ DARKER_LIMIT = -1.6  # deeper than any shadow
 MIN_REGION_MM2 = 200.0  # smaller foreign regions are noise or a glint ...
 MIN_SEEDS = 3  # ... and so are regions with fewer clearly changed points ...
 LARGE_REGION_MM2 = 1000.0  # ... unless they are this large (an arm in dim, noisy light)
+STRAY_REGION_MM2 = 2000.0  # smaller regions off the board's edge are no hand (nor a card)
 GLARE_SLACK = 0.05  # glare (and JPEG colour noise) may move a grey board's colour this much
 GLARE_SHARE = 1.0  # ... plus this share of the board colour's own distance from grey
 PALED_LIMIT = 0.3  # log colour change toward white that no light explains
@@ -63,6 +64,7 @@ class SurfaceGrid:
     points_mm: np.ndarray  # (M, 1, 2) the usable points
     cells: tuple[np.ndarray, np.ndarray]  # their (rows, cols) in the grid
     hole_cells: np.ndarray  # (N, 2) grid (row, col) of each hole centre, fractional
+    edge: np.ndarray  # (H, W) bool: cells at the board's edge or beside a marker
     # pixel positions of the last homography and frame size, see `_pixels`
     _pixels_of: dict[tuple[bytes, tuple[int, ...]], tuple[np.ndarray, tuple[slice, slice]]] = (
         field(default_factory=dict, init=False, repr=False, compare=False))
@@ -93,14 +95,19 @@ class SurfaceGrid:
         usable = np.ones(xx.shape, bool)
         for x, y in centres:
             usable &= (xx - x) ** 2 + (yy - y) ** 2 >= HOLE_CLEARANCE_MM ** 2
+        edge = np.zeros(xx.shape, bool)
+        edge[[0, -1], :] = edge[:, [0, -1]] = True
         for marker in profile.markers:
             reach = marker.size * 0.75 + spacing
+            beside = (np.abs(xx - marker.x) < reach + spacing) & (
+                np.abs(yy - marker.y) < reach + spacing)
+            edge |= beside
             usable &= ~((np.abs(xx - marker.x) < reach) & (np.abs(yy - marker.y) < reach))
         rows, cols = np.nonzero(usable)
         points = np.stack([xx[rows, cols], yy[rows, cols]], axis=1).reshape(-1, 1, 2)
         hole_cells = np.column_stack([(ys[0] - centres[:, 1]) / spacing,
                                       (centres[:, 0] - xs[0]) / spacing])
-        return cls(xx.shape, spacing, points, (rows, cols), hole_cells)
+        return cls(xx.shape, spacing, points, (rows, cols), hole_cells, edge)
 
     @cached_property
     def average_cells(self) -> int:
@@ -369,6 +376,18 @@ def _row_medians(rows: np.ndarray, kept: np.ndarray | None = None) -> np.ndarray
 def _changed(chroma: np.ndarray, brightness: np.ndarray, chroma_limit: np.ndarray) -> np.ndarray:
     """Changed beyond what light does: colour, or darker than any shadow."""
     return (chroma > chroma_limit) | (brightness < DARKER_LIMIT)
+
+
+def nothing_over_board(grid: SurfaceGrid, region: np.ndarray) -> bool:
+    """Whether no hand, arm or card is over the board: every foreign region is small
+    (`STRAY_REGION_MM2`) and keeps off the board's edge. A hand always reaches in over the
+    edge, and a card is larger; a small patch inside the board is a glint or a marble's
+    coloured shadow the light test took for a change."""
+    if not region.any():
+        return True
+    count, labels = cv2.connectedComponents(region.astype(np.uint8), connectivity=8)
+    area = np.bincount(labels.reshape(-1), minlength=count)[1:] * grid.spacing_mm ** 2
+    return bool(area.max() < STRAY_REGION_MM2 and not region[grid.edge].any())
 
 
 def region_distance(grid: SurfaceGrid, region: np.ndarray) -> np.ndarray:

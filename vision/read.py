@@ -40,7 +40,13 @@ from vision.locate import BoardFit, Locator
 from vision.match import INPUTS as MATCH_INPUTS
 from vision.match import PairEvidence, class_centres, class_scores, look_changes, possible_classes
 from vision.network import MODELS, Network
-from vision.occlusion import Baseline, SurfaceGrid, region_distance, region_share
+from vision.occlusion import (
+    Baseline,
+    SurfaceGrid,
+    nothing_over_board,
+    region_distance,
+    region_share,
+)
 from vision.seats import playing_seats
 from vision.trust import AT_REGION_MM, HoleEvidence
 from vision.trust import INPUTS as TRUST_INPUTS
@@ -319,7 +325,7 @@ class BoardReader:
         best = scores.argmax(axis=0)
         labels = np.where(hidden, CENSUS_UNKNOWN, best)
         if self.census is not None and evidence is not None and self.learned.trust is not None:
-            labels = self.census.settle(scores, labels, evidence.reach)
+            labels = self.census.settle(scores, labels, evidence.reach, evidence.nothing_over)
             hidden = labels == CENSUS_UNKNOWN
         reported = np.where(hidden, best, labels)
         weights = np.exp(scores - scores.max(axis=0))
@@ -354,7 +360,8 @@ class BoardReader:
         ring_match, disc_match, rim_match = patterns
         return HoleEvidence(
             distance=distance, scores=scores, class_brightness=self._class_brightness,
-            reach=region_distance(self.grid, region), ring_changed=ring_changed,
+            reach=region_distance(self.grid, region),
+            nothing_over=nothing_over_board(self.grid, region), ring_changed=ring_changed,
             region_share=region_share(self.grid, region), noise=noise,
             levels=np.column_stack([brightness(features.ring), brightness(features.centre)]),
             flat=features.look_flat(), unevenness=features.unevenness(prototypes.paint),

@@ -50,25 +50,28 @@ class HoleEvidence:
     """Everything the reader knows about the holes of one frame, before the trust decision.
 
     ``distance`` (C, N) Gaussian distances to the classes and ``scores`` (C, N) the match
-    network's logits (the best class has the highest), ``class_brightness`` (C,) mean log
-    ratio of each class to the board (0 for empty), ``reach`` (N,) mm to the nearest foreign
-    region, ``ring_changed`` and ``flat`` (N,) bool, ``unevenness`` (N,), ``ring_clipped``
-    and ``centre_clipped`` (N, 3) bool, ``kinds`` (N, 3) one-hot track/home/kennel,
-    ``adjacent`` and ``around`` (N, N) bool neighbourhoods, ``ring_delta`` and
-    ``centre_delta`` (N, 3) log colour change of the ring and centre since the reference,
-    ``ring_match``, ``disc_match`` and ``rim_match`` (N,) how well their brightness patterns
-    still agree with the reference's (`HoleFeatures.pattern_match`), ``texture_change`` (N,)
-    the change of the ring's relative brightness spread, ``sectors`` (10, N) how unevenly
-    ring and rim changed (`HoleFeatures.sector_change`), ``region_share`` (N,) how much of
-    the board around each hole a foreign region covers (`vision.occlusion.region_share`),
-    ``noise`` the frame's noise in 8-bit levels, ``levels`` (N, 2) the log brightness of
-    ring and centre (how dark the spot is: the noise weighs more there).
+    network's logits (the best class has the highest), ``class_brightness`` (C,) mean log ratio
+    of each class to the board (0 for empty), ``reach`` (N,) mm to the nearest foreign region,
+    ``nothing_over`` whether those are all strays, no hand or card
+    (`vision.occlusion.nothing_over_board`), ``ring_changed`` and ``flat`` (N,) bool,
+    ``unevenness`` (N,), ``ring_clipped`` and ``centre_clipped`` (N, 3) bool, ``kinds`` (N, 3)
+    one-hot track/home/kennel, ``adjacent`` and ``around`` (N, N) bool neighbourhoods,
+    ``ring_delta`` and ``centre_delta`` (N, 3) log colour change of the ring and centre since
+    the reference, ``ring_match``, ``disc_match`` and ``rim_match`` (N,) how well their
+    brightness patterns still agree with the reference's (`HoleFeatures.pattern_match`),
+    ``texture_change`` (N,) the change of the ring's relative brightness spread, ``sectors``
+    (10, N) how unevenly ring and rim changed (`HoleFeatures.sector_change`), ``region_share``
+    (N,) how much of the board around each hole a foreign region covers
+    (`vision.occlusion.region_share`), ``noise`` the frame's noise in 8-bit levels, ``levels``
+    (N, 2) the log brightness of ring and centre (how dark the spot is: the noise weighs more
+    there).
     """
 
     distance: np.ndarray
     scores: np.ndarray
     class_brightness: np.ndarray
     reach: np.ndarray
+    nothing_over: bool
     ring_changed: np.ndarray
     flat: np.ndarray
     unevenness: np.ndarray

@@ -27,7 +27,7 @@ def test_a_colour_with_more_holes_than_marbles_hides_the_least_convinced():
     scores = scores_for(1, 1, 1, 2, 0)
     scores[1, 1], scores[2, 1] = 3.0, 1.0  # hole 1 is red, but barely; else blue
     a_hand_about = np.full(5, 200.0)  # the count is not made exact then
-    settled = TWO_EACH.settle(scores, scores.argmax(axis=0), a_hand_about)
+    settled = TWO_EACH.settle(scores, scores.argmax(axis=0), a_hand_about, False)
     assert settled.tolist() == [1, UNKNOWN, 1, 2, 0]
 
 
@@ -35,7 +35,7 @@ def test_a_surplus_hole_away_from_hands_that_else_looks_empty_is_empty():
     scores = scores_for(1, 1, 1, 1, 2, 0)
     scores[0, 1] = scores[0, 3] = 10.0  # holes 1 and 3: red, barely before empty
     reach = np.array([200.0, 200.0, 200.0, AT_REGION_MM, 200.0, 200.0])  # a hand at hole 3
-    settled = TWO_EACH.settle(scores, scores.argmax(axis=0), reach)
+    settled = TWO_EACH.settle(scores, scores.argmax(axis=0), reach, False)
     assert settled.tolist() == [1, 0, 1, UNKNOWN, 2, 0]
 
 
@@ -43,28 +43,28 @@ def test_the_one_hole_in_doubt_holds_the_marble_nobody_else_shows():
     scores = scores_for(1, 1, 2, 0, 0)  # blue's second marble is missing ...
     scores[2, 3] = 9.0  # ... hole 3 looks a little more empty than blue, so it was doubted
     labels = np.array([1, 1, 2, UNKNOWN, 0])
-    assert TWO_EACH.settle(scores, labels, np.full(5, NO_HAND)).tolist() == [1, 1, 2, 2, 0]
+    assert TWO_EACH.settle(scores, labels, np.full(5, NO_HAND), True).tolist() == [1, 1, 2, 2, 0]
 
 
 def test_a_marble_read_as_empty_is_found_when_the_count_says_so():
     scores = scores_for(1, 1, 2, 0, 0)
     scores[2, 4] = 6.0  # the likeliest empty hole to be the missing blue
     labels = scores.argmax(axis=0)
-    assert TWO_EACH.settle(scores, labels, np.full(5, NO_HAND)).tolist() == [1, 1, 2, 0, 2]
+    assert TWO_EACH.settle(scores, labels, np.full(5, NO_HAND), True).tolist() == [1, 1, 2, 0, 2]
 
 
 def test_a_colour_read_twice_too_often_gives_way_to_the_missing_one():
     scores = scores_for(1, 1, 1, 2, 0)
     scores[2, 2] = 10.0  # hole 2: red, blue a close second
     labels = scores.argmax(axis=0)
-    assert TWO_EACH.settle(scores, labels, np.full(5, NO_HAND)).tolist() == [1, 1, 2, 2, 0]
+    assert TWO_EACH.settle(scores, labels, np.full(5, NO_HAND), True).tolist() == [1, 1, 2, 2, 0]
 
 
 def test_a_marble_off_the_board_is_not_invented():
     # Blue's second marble is missing and no hole looks anything like blue.
     scores = scores_for(1, 1, 2, 0, 0, confident=30.0)
     labels = scores.argmax(axis=0)
-    settled = TWO_EACH.settle(scores, labels, np.full(5, NO_HAND))
+    settled = TWO_EACH.settle(scores, labels, np.full(5, NO_HAND), True)
     assert settled.tolist() == labels.tolist()
     assert MAX_COST < 30.0
 
@@ -74,7 +74,23 @@ def test_with_a_hand_on_the_board_doubt_is_not_resolved_by_the_count():
     scores[2, 3] = 9.0
     labels = np.array([1, 1, 2, UNKNOWN, 0])
     reach = np.array([200.0, 200.0, 200.0, 60.0, 80.0])  # a hand somewhere
-    assert TWO_EACH.settle(scores, labels, reach).tolist() == labels.tolist()
+    assert TWO_EACH.settle(scores, labels, reach, False).tolist() == labels.tolist()
+
+
+def test_stray_regions_off_the_holes_in_doubt_leave_the_count_to_resolve_them():
+    scores = scores_for(1, 1, 2, 0, 0)
+    scores[2, 3] = 9.0
+    labels = np.array([1, 1, 2, UNKNOWN, 0])
+    strays = np.array([5.0, 40.0, 200.0, 60.0, 80.0])  # no hand: a glint beside hole 0
+    assert TWO_EACH.settle(scores, labels, strays, True).tolist() == [1, 1, 2, 2, 0]
+
+
+def test_a_hole_in_doubt_at_a_stray_region_is_not_resolved_by_the_count():
+    scores = scores_for(1, 1, 2, 0, 0)
+    scores[2, 3] = 9.0
+    labels = np.array([1, 1, 2, UNKNOWN, 0])
+    strays = np.array([200.0, 200.0, 200.0, AT_REGION_MM, 80.0])
+    assert TWO_EACH.settle(scores, labels, strays, True).tolist() == labels.tolist()
 
 
 def test_two_holes_in_doubt_hold_the_two_marbles_nobody_else_shows():
@@ -82,21 +98,21 @@ def test_two_holes_in_doubt_hold_the_two_marbles_nobody_else_shows():
     scores[1, 2] = scores[2, 3] = 9.0  # holes 2 and 3 look a little like them
     labels = np.array([1, 2, UNKNOWN, UNKNOWN, 0])
     assert MAX_DOUBT == 2
-    assert TWO_EACH.settle(scores, labels, np.full(5, NO_HAND)).tolist() == [1, 2, 1, 2, 0]
+    assert TWO_EACH.settle(scores, labels, np.full(5, NO_HAND), True).tolist() == [1, 2, 1, 2, 0]
 
 
 def test_more_holes_in_doubt_are_not_resolved_by_the_count():
     scores = scores_for(1, 2, 0, 0, 0)
     scores[1, 2] = scores[2, 3] = 9.0
     labels = np.array([1, 2, UNKNOWN, UNKNOWN, UNKNOWN])
-    assert TWO_EACH.settle(scores, labels, np.full(5, NO_HAND)).tolist() == labels.tolist()
+    assert TWO_EACH.settle(scores, labels, np.full(5, NO_HAND), True).tolist() == labels.tolist()
 
 
 def test_every_marble_seen_clears_doubt_away_from_hands_but_not_at_them():
     scores = scores_for(1, 1, 2, 2, 0, 0)
     labels = np.array([1, 1, 2, 2, UNKNOWN, UNKNOWN])
     reach = np.array([90.0, 90.0, 90.0, 90.0, 30.0, AT_REGION_MM])
-    assert TWO_EACH.settle(scores, labels, reach).tolist() == [1, 1, 2, 2, 0, UNKNOWN]
+    assert TWO_EACH.settle(scores, labels, reach, False).tolist() == [1, 1, 2, 2, 0, UNKNOWN]
 
 
 def test_a_kennel_hole_in_doubt_is_empty_once_its_seats_marbles_are_all_seen():
@@ -108,15 +124,16 @@ def test_a_kennel_hole_in_doubt_is_empty_once_its_seats_marbles_are_all_seen():
     scores = scores_for(1, 1, 2, 0, 0, 0)
     labels = np.array([1, 1, 2, UNKNOWN, UNKNOWN, UNKNOWN])
     reach = np.array([90.0, 90.0, 90.0, AT_REGION_MM, 90.0, 90.0])
-    assert census.settle(scores, labels, reach).tolist() == [1, 1, 2, UNKNOWN, 0, UNKNOWN]
+    assert census.settle(scores, labels, reach, False).tolist() == [1, 1, 2, UNKNOWN, 0, UNKNOWN]
     # Without knowing what each hole can hold, a missing marble could be in either.
-    assert TWO_EACH.settle(scores, labels, reach).tolist() == labels.tolist()
+    assert TWO_EACH.settle(scores, labels, reach, False).tolist() == labels.tolist()
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.data())
 def test_census_never_exceeds_a_count_nor_resolves_a_hole_at_a_hand(data):
-    """... and with a hand about, it only hides holes or reads them empty, never at a hand."""
+    """... and with a hand or card about, it only hides holes or reads them empty; a hole in
+    doubt at a foreign region stays in doubt."""
     holes = data.draw(st.integers(1, 12))
     scores = np.array(data.draw(st.lists(st.floats(-20, 20), min_size=3 * holes,
                                          max_size=3 * holes))).reshape(3, holes)
@@ -129,11 +146,12 @@ def test_census_never_exceeds_a_count_nor_resolves_a_hole_at_a_hand(data):
                                               max_size=2 * holes))
     possible = None if holdable is None else np.vstack(
         [np.ones(holes, bool), np.reshape(holdable, (2, holes))])
-    settled = Census(TWO_EACH.capacity, possible).settle(scores, labels, reach)
+    nothing_over = data.draw(st.booleans())
+    settled = Census(TWO_EACH.capacity, possible).settle(scores, labels, reach, nothing_over)
     assert all((settled == colour).sum() <= 2 for colour in (1, 2))
     at_hand = doubt & (reach <= AT_REGION_MM)
     assert (settled[at_hand] == UNKNOWN).all()
-    if np.isfinite(reach).any():
+    if not nothing_over:
         changed = settled != labels
         assert np.isin(settled[changed], (UNKNOWN, 0)).all()
         assert (settled[changed & (reach <= AT_REGION_MM)] == UNKNOWN).all()

@@ -8,7 +8,15 @@ import numpy as np
 import pytest
 
 from tests.vision.conftest import some_position
-from vision.occlusion import AVERAGE_MM, GRID_CELLS, GRID_MM, SurfaceGrid, region_share
+from vision.occlusion import (
+    AVERAGE_MM,
+    GRID_CELLS,
+    GRID_MM,
+    STRAY_REGION_MM2,
+    SurfaceGrid,
+    nothing_over_board,
+    region_share,
+)
 from vision.read import BoardReader
 from vision.render import RenderConditions, render, start_occupancy
 
@@ -73,6 +81,29 @@ def test_region_share_is_the_covered_part_of_the_square_around_a_hole(brandi4):
     assert share[0] == side * reach / side ** 2
     far = np.hypot(rows - rows[0], cols - cols[0]) > side
     assert not share[far].any()
+
+
+def test_small_regions_inside_the_board_are_strays_not_a_hand(brandi4):
+    grid = SurfaceGrid.for_profile(brandi4)
+    rows, cols = grid.shape
+    region = np.zeros(grid.shape, bool)
+    assert nothing_over_board(grid, region)
+    side = int(np.sqrt(STRAY_REGION_MM2) / grid.spacing_mm)  # a square just smaller
+    middle = (slice(rows // 2, rows // 2 + side), slice(cols // 2, cols // 2 + side))
+    region[middle] = True
+    assert nothing_over_board(grid, region)
+    # A hand reaches in over the edge; a card is larger.
+    at_edge = region.copy()
+    at_edge[rows // 2, :3] = True
+    assert not nothing_over_board(grid, at_edge)
+    card = region.copy()
+    card[rows // 2: rows // 2 + side + 1, cols // 2: cols // 2 + side + 1] = True
+    assert not nothing_over_board(grid, card)
+    # Beside a marker in a corner (the grid skips the marker itself) is the edge too.
+    corner = np.zeros(grid.shape, bool)
+    corner_rows, corner_cols = np.nonzero(grid.edge[3:-3, 3:-3])
+    corner[corner_rows[0] + 3, corner_cols[0] + 3] = True
+    assert not nothing_over_board(grid, corner)
 
 
 def test_the_frames_noise_is_measured(brandi4):
