@@ -55,9 +55,10 @@ class RenderConditions:
     shadows), `gradient` relative brightness change centre→edge along `gradient_angle_deg`,
     a soft shadow of `shadow_depth` (0 none) over the side of a line at `shadow_offset_mm` from
     the centre facing `shadow_angle_deg`, softened over `shadow_softness_mm`, lens `vignetting`.
-    Glare: `board_glare_spots` lamp reflections on the board surface; `glare_strength` scales
-    them and the marbles' highlights; `glare_seed` fixes where the spots lie (the lamps and the
-    camera of one table: frames sharing it share their board glare; None: drawn from `seed`).
+    Glare: `board_glare_spots` lamp reflections on the board surface (marbles, hands and cards
+    hide them); `glare_strength` scales them and the marbles' highlights; `glare_seed` fixes
+    where the spots lie (the lamps and the camera of one table: frames sharing it share their
+    board glare; None: drawn from `seed`).
     Marbles: each sits up to `marble_offset_mm` off its hole's centre. Sensor: Gaussian
     `noise_sigma` (8-bit levels at full light, grows in dim light), `blur_sigma` (px),
     `jpeg_quality` (None: no compression). Occluders: `hands` arms reaching over the board,
@@ -129,17 +130,25 @@ def render(profile: BoardProfile, occupancy: Mapping[str, str | None],
     scale = _canvas_scale(profile, cond)
     canvas = board_canvas(profile, cond.material, cond.board_variant % BOARD_VARIANTS, scale)
     board = canvas.image.copy()
-    _place_marbles(board, canvas.to_canvas, scale, profile, occupancy, camera, cond, marbles_rng)
+    marbles = np.zeros(board.shape[:2], np.uint8)  # where marbles hide the board
+    _place_marbles(board, marbles, canvas.to_canvas, scale, profile, occupancy, camera, cond,
+                   marbles_rng)
     frame = _shaded_table(camera, profile, cond)
     to_image = camera.homography @ np.linalg.inv(canvas.from_board)
-    cv2.warpPerspective(board, to_image, (cond.width, cond.height), dst=frame,
-                        flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
+    size = (cond.width, cond.height)
+    cv2.warpPerspective(board, to_image, size, dst=frame, flags=cv2.INTER_LINEAR,
+                        borderMode=cv2.BORDER_TRANSPARENT)
     coverage, shadow = _draw_occluders(frame, camera, profile, cond, hands_rng)
     cover = _cover(coverage, camera, profile)
     lighting = _lighting(cond, profile, light_rng)
     shading = None if shadow is None else 1 - HAND_SHADOW_DEPTH * shadow
     light, glare = light_field(lighting, np.linalg.inv(camera.homography),
-                               max(profile.board_mm) / 2, (cond.width, cond.height), shading)
+                               max(profile.board_mm) / 2, size, shading)
+    if glare is not None:
+        # The lamps' reflections lie on the board's surface: marbles, hands and cards hide
+        # them (a marble shows its own highlight instead).
+        hidden = cv2.warpPerspective(marbles, to_image, size, flags=cv2.INTER_LINEAR)
+        glare *= (1 - np.maximum(hidden / np.float32(255), coverage))[..., None]
     image = develop(frame, light, glare, sensor_rng, level=cond.light_level,
                     noise_sigma=cond.noise_sigma, blur_sigma=cond.blur_sigma,
                     jpeg_quality=cond.jpeg_quality)
@@ -210,11 +219,12 @@ def _canvas_scale(profile: BoardProfile, cond: RenderConditions) -> float:
     return round(finest * 20) / 20
 
 
-def _place_marbles(board: np.ndarray, to_canvas: Callable[[np.ndarray], np.ndarray],
-                   scale: float, profile: BoardProfile,
-                   occupancy: Mapping[str, str | None], camera: Camera,
+def _place_marbles(board: np.ndarray, outline: np.ndarray,
+                   to_canvas: Callable[[np.ndarray], np.ndarray], scale: float,
+                   profile: BoardProfile, occupancy: Mapping[str, str | None], camera: Camera,
                    cond: RenderConditions, rng: np.random.Generator) -> None:
-    """Draw every marble where the camera sees it, nudged off its hole's centre, in place.
+    """Draw every marble where the camera sees it, nudged off its hole's centre, in place
+    (and into `outline`, where the marbles hide the board).
 
     Each hole has its own nudge and glass tone, so moving one marble leaves the others as they
     were."""
@@ -235,7 +245,7 @@ def _place_marbles(board: np.ndarray, to_canvas: Callable[[np.ndarray], np.ndarr
     glare = round(cond.glare_strength, 1)
     for i, centre in zip(placed, seen, strict=True):
         draw_marble(board, centre, occupancy[holes[i].id], radius, height_px, lamp, glare,
-                    tones[i])
+                    tones[i], outline)
 
 
 @lru_cache(maxsize=8)

@@ -99,9 +99,9 @@ def _disc_coordinates(radius_px: float) -> tuple[np.ndarray, np.ndarray, np.ndar
 
 def draw_marble(canvas: np.ndarray, centre_px: np.ndarray, colour: str, radius_px: float,
                 height_px: float, light: tuple[int, int], glare: float,
-                tone: np.ndarray) -> None:
+                tone: np.ndarray, outline: np.ndarray) -> None:
     """Draw one marble, its centre `height_px` above the board, and its drop shadow into a
-    uint8 BGR canvas, in place.
+    uint8 BGR canvas, in place, and where it hides the board into `outline` (uint8, 255 hidden).
 
     `light` is the lamp's (azimuth, elevation) in whole degrees, `glare` scales the highlight,
     `tone` (BGR factors near 1) makes this marble's glass a little unlike its siblings'.
@@ -115,3 +115,4 @@ def draw_marble(canvas: np.ndarray, centre_px: np.ndarray, colour: str, radius_p
     sprite = np.dstack([image * tone, alpha])
     apply_sprite(canvas, centre_px, sprite,
            lambda patch, s: patch * (1 - s[..., 3:]) + s[..., :3] * s[..., 3:])
+    apply_sprite(outline, centre_px, 255 * alpha, np.maximum)
