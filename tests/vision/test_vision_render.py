@@ -231,3 +231,27 @@ def test_a_sharp_shadow_renders_without_overflow(brandi4):
         image = render(brandi4, {}, cond, seed=1).image.astype(np.float32)
     lit = render(brandi4, {}, replace(cond, shadow_depth=0.0), seed=1).image.astype(np.float32)
     assert (image <= lit + 1).all() and image.mean() < 0.9 * lit.mean()
+
+
+def test_marbles_and_hands_hide_the_glare_on_the_board(brandi4):
+    """The lamps' reflections lie on the board's surface: what stands or hovers above it hides
+    them (a marble keeps its own highlight, which `glare_strength` scales alike)."""
+    every_hole = {hole.id: "blue" for hole in brandi4.holes}
+    plain = RenderConditions(noise_sigma=0.0, blur_sigma=0.0, jpeg_quality=None,
+                             glare_strength=1.4, glare_seed=5, hands=1)
+
+    def frame(spots: int) -> Rendered:
+        return render(brandi4, every_hole, replace(plain, board_glare_spots=spots), seed=3)
+
+    dull, glaring = frame(0), frame(3)
+    added = glaring.image.astype(np.float32) - dull.image.astype(np.float32)
+    assert added.max() > 60  # the spots are there, on the bare board
+
+    def change(hole_id: str) -> float:
+        """The largest change the spots make inside a hole's marble (2 mm around its centre)."""
+        now, before = (hole_pixels(f, brandi4, hole_id, 2.0) for f in (glaring, dull))
+        return float(np.abs(now - before).max())
+
+    assert max(change(h.id) for h in brandi4.holes if h.id not in glaring.touched) <= 1
+    under_hand = [hole for hole, share in glaring.cover.items() if share == 1.0]
+    assert under_hand and max(map(change, under_hand)) <= 1
