@@ -99,10 +99,9 @@ class SurfaceGrid:
         edge[[0, -1], :] = edge[:, [0, -1]] = True
         for marker in profile.markers:
             reach = marker.size * 0.75 + spacing
-            beside = (np.abs(xx - marker.x) < reach + spacing) & (
-                np.abs(yy - marker.y) < reach + spacing)
-            edge |= beside
-            usable &= ~((np.abs(xx - marker.x) < reach) & (np.abs(yy - marker.y) < reach))
+            off = np.maximum(np.abs(xx - marker.x), np.abs(yy - marker.y))  # square distance
+            usable &= off >= reach
+            edge |= off < reach + spacing
         rows, cols = np.nonzero(usable)
         points = np.stack([xx[rows, cols], yy[rows, cols]], axis=1).reshape(-1, 1, 2)
         hole_cells = np.column_stack([(ys[0] - centres[:, 1]) / spacing,
