@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/train_reader.py [--cases 4000] [--seeds 7 8 9] [--wide-drift 9]
         [--hand-seeds 11] [--jobs 2] [--data /tmp/reader-data.pkl] [--keep-match]
-        [--trust-seeds 3 7 1 2]
+        [--trust-seeds 3 7 1 2] [--calibration-seeds 13 14]
 
 Renders benchmark-like cases (`bench/vision.py`'s positions and conditions, a third with
 hands or cards) with seeds of their own (the benchmark uses 2024: keep them apart), `--cases`
@@ -24,6 +24,8 @@ cases train, the other fifth says how well that went:
    one with the fewest errors on the held-out fifth, each case read as the reader does
    (threshold and `vision.read.blind_at_region`, then `vision.census`), when a definite wrong
    colour under a hand costs `--hidden-cost` ordinary errors (a visible hole wrong or "?").
+   The cases of the `--calibration-seeds` are all held out: more of them make that choice
+   steadier (it turns on the few wrong colours under hands a network lets pass).
 
 `--keep-match` keeps the shipped match network and trains the trust network only.
 
@@ -212,17 +214,20 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=MODELS)
     parser.add_argument("--keep-match", action="store_true",
                         help="keep the shipped match network, train the trust network only")
+    parser.add_argument("--calibration-seeds", type=int, nargs="*", default=[], metavar="SEED",
+                        help="seeds whose cases are all held out (only judge, never learnt)")
     parser.add_argument("--trust-seeds", type=int, nargs="+", metavar="SEED",
                         help="train a trust network from each seed and ship their mean "
                              "(default: the first of --seeds)")
     args = parser.parse_args()
-    if 2024 in args.seeds:
+    seeds_read = args.seeds + [s for s in args.calibration_seeds if s not in args.seeds]
+    if 2024 in seeds_read:
         parser.error("seed 2024 is the benchmark's: train on other cases")
     records = pickle.loads(args.data.read_bytes()) if args.data and args.data.exists() else []
     if records and not _current(records[0]):
         parser.error(f"{args.data} holds readings of an older reader (other evidence): "
                      "delete it to render again")
-    missing = [seed for seed in args.seeds if seed not in {r["seed"] for r in records}]
+    missing = [seed for seed in seeds_read if seed not in {r["seed"] for r in records}]
     if missing:
         with ProcessPoolExecutor(args.jobs) as pool:
             jobs = [(seed, range(j, args.cases, args.jobs), seed in args.wide_drift,
@@ -231,10 +236,11 @@ def main() -> int:
                 records += part
         if args.data:
             args.data.write_bytes(pickle.dumps(records, protocol=5))
-    records = sorted((r for r in records if r["seed"] in args.seeds),
+    records = sorted((r for r in records if r["seed"] in seeds_read),
                      key=lambda r: (r["seed"], r["case"]))
-    held_out = [r for r in records if r["case"] % 5 == 0]
-    learning = [r for r in records if r["case"] % 5]
+    calibrating = set(args.calibration_seeds)
+    held_out = [r for r in records if r["case"] % 5 == 0 or r["seed"] in calibrating]
+    learning = [r for r in records if r["case"] % 5 and r["seed"] not in calibrating]
     print(f"{len(records)} cases read ({len(learning)} to learn from, {len(held_out)} held out)")
 
     if args.keep_match:

@@ -90,13 +90,14 @@ def test_training_runs_end_to_end_and_writes_loadable_networks(tmp_path):
     assert "held out, trust seed 9: threshold" in result.stdout
     Network.load(tmp_path / "both" / "hole_match.npz", match.INPUTS)
     Network.load(tmp_path / "both" / "hole_trust.npz", trust.INPUTS)
-    # Again from the kept readings plus a seed of cases with hands: the shipped match network,
-    # trust from two seeds.
-    result = subprocess.run([*command, "12", "--hand-seeds", "12", "--out", str(tmp_path / "trust"),
-                             "--keep-match", "--trust-seeds", "1", "2"], capture_output=True,
-                            text=True, timeout=300)
+    # Again from the kept readings plus a seed of cases with hands, all held out to choose the
+    # threshold on: the shipped match network, trust from two seeds.
+    result = subprocess.run([*command, "--calibration-seeds", "12", "--hand-seeds", "12",
+                             "--out", str(tmp_path / "trust"), "--keep-match",
+                             "--trust-seeds", "1", "2"],
+                            capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
-    assert "20 cases read" in result.stdout
+    assert "20 cases read (8 to learn from, 12 held out)" in result.stdout
     assert all(f"held out, {name}: threshold" in result.stdout
                for name in ("trust seed 1 alone", "trust seed 2 alone", "trust seeds 1 2"))
     records = pickle.loads((tmp_path / "data.pkl").read_bytes())
