@@ -239,8 +239,10 @@ def main() -> int:
     records = sorted((r for r in records if r["seed"] in seeds_read),
                      key=lambda r: (r["seed"], r["case"]))
     calibrating = set(args.calibration_seeds)
-    held_out = [r for r in records if r["case"] % 5 == 0 or r["seed"] in calibrating]
-    learning = [r for r in records if r["case"] % 5 and r["seed"] not in calibrating]
+    held_out, learning = [], []
+    for record in records:
+        held = record["case"] % 5 == 0 or record["seed"] in calibrating
+        (held_out if held else learning).append(record)
     print(f"{len(records)} cases read ({len(learning)} to learn from, {len(held_out)} held out)")
 
     if args.keep_match:
