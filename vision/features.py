@@ -2,8 +2,9 @@
 
 Robust statistics of the sampled pixels (`vision.holes`): the centre's colour below the median
 (a glass highlight is small and bright), the ring's upper quartile (the marble's own shadow and
-rim darken part of it), how uneven the centre is, and which channels are overexposed. Colours
-are kept as logarithms: ratios of them cancel the light falling on both.
+rim darken part of it), how uneven the centre is, which channels are overexposed, and the
+hole's radial brightness profile (a milky marble is bright inside a grey rim, a dimple dark
+throughout). Colours are kept as logarithms: ratios of them cancel the light falling on both.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.holes import RIM_OFFSETS, RING_OFFSETS, HoleSamples
+from vision.holes import BAND_OFFSETS, RIM_OFFSETS, RING_OFFSETS, HoleSamples
 
 FLAT_LIMIT = 0.12  # log colour difference centre/ring below which a hole looks covered
 FLAT_UNEVENNESS = 0.08  # and brightness spread below which its centre is featureless
@@ -24,6 +25,8 @@ LOG_OFFSET = 4.0  # features are logs of 8-bit level + this (dark levels stay fi
 CLIPPED_LOG = float(np.log(CLIPPED_LEVEL + LOG_OFFSET))  # a log colour this high is overexposed
 SECTORS = 8  # ring and rim are also described in this many sectors (a hand's edge covers few)
 EXTENT_RANK = 3  # how far around a change reaches: the change of this many sectors at least
+PROFILE_SPLIT_MM = 5.75  # the band's inner part (a marble's body) and outer part (its rim)
+PROFILE_PERCENTILES = (25, 75)
 
 
 def _sector_weights(offsets: np.ndarray) -> np.ndarray:
@@ -40,6 +43,7 @@ def _sector_means(pixels: np.ndarray, weights: np.ndarray) -> np.ndarray:
 
 _RING_SECTORS = _sector_weights(RING_OFFSETS)
 _RIM_SECTORS = _sector_weights(RIM_OFFSETS)
+_BAND_INNER = np.hypot(BAND_OFFSETS[:, 0], BAND_OFFSETS[:, 1]) <= PROFILE_SPLIT_MM
 
 
 def _quantile(values: np.ndarray, *percents: float) -> np.ndarray:
@@ -100,6 +104,7 @@ class HoleFeatures:
     ring_sectors: np.ndarray  # (N, SECTORS, 3) log mean BGR of each sector of the ring
     rim_sectors: np.ndarray  # (N, SECTORS, 3) the same of the rim (board right at the hole)
     rim_pattern: np.ndarray  # (N, M) the rim's brightness, less its mean, unit length
+    profile: np.ndarray  # (N, 6) log brightness quartiles of disc, inner, outer band less ring
 
     @classmethod
     def measure(cls, samples: HoleSamples) -> HoleFeatures:
@@ -117,9 +122,14 @@ class HoleFeatures:
         ring_sectors = _sector_means(samples.ring, _RING_SECTORS)
         rim_sectors = _sector_means(samples.rim, _RIM_SECTORS)
         rim_pattern, _ = _pattern(brightness(samples.rim))
+        band_light = brightness(samples.band)
+        parts = (disc_light, band_light[:, _BAND_INNER], band_light[:, ~_BAND_INNER])
+        profile = np.column_stack([_log(quartile) for part in parts
+                                   for quartile in _quantile(part, *PROFILE_PERCENTILES)])
+        profile -= _log(brightness(ring))[:, None]
         return cls(_log(ring), _log(centre), high - low, ring >= CLIPPED_LEVEL,
                    centre >= CLIPPED_LEVEL, ring_pattern, disc_pattern, texture,
-                   _log(ring_sectors), _log(rim_sectors), rim_pattern)
+                   _log(ring_sectors), _log(rim_sectors), rim_pattern, profile)
 
     def sector_change(self, other: HoleFeatures) -> np.ndarray:
         """(10, N) how unevenly ring and rim changed since another frame: of the sectors'

@@ -1,10 +1,12 @@
 """Pixels around each hole: where to look and what the board and the hole's content look like.
 
-For every hole the sampler takes two sets of points in board millimetres: a *disc* over the
-hole (where a marble shows) and a *ring* of board surface around it. All holes are sampled
-with one ``cv2.remap`` call, so the cost hardly depends on the camera's resolution. Marbles
-stand above the board: their disc is sampled on the plane of the marble's centre, found
-from the board homography (parallax grows toward the edge of the picture).
+For every hole the sampler takes sets of points in board millimetres: a *disc* over the
+hole's centre (where a marble shows), a *band* around the disc out to a marble's edge (a
+marble's rim and shadow, a dimple's side), a *rim* of board right beside the hole and a *ring*
+of board surface farther out. All holes are sampled with one ``cv2.remap`` call, so the cost
+hardly depends on the camera's resolution. Marbles stand above the board: disc and band are
+sampled on the plane of the marble's centre, found from the board homography (parallax grows
+toward the edge of the picture).
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ MARBLE_CENTRE_HEIGHT_MM = 3.9  # a 16 mm glass marble resting on the rim of a 14
 DISC_RADIUS_MM = 3.5
 RING_MM = (12.0, 14.0)
 RIM_MM = (9.0, 11.5)  # the board right around the hole, where a hand's edge shows first
+BAND_MM = (4.0, 8.0)  # around the disc out to a marble's edge: its rim and shadow, a dimple's side
+BAND_STEP_MM = 1.0
 DISC_STEP_MM = 0.7
 RING_STEP_MM = 1.0
 DEFAULT_FOCAL = 0.85  # focal length / larger image side when the view is too straight to tell
@@ -37,6 +41,7 @@ def _offsets(inner: float, outer: float, step: float) -> np.ndarray:
 DISC_OFFSETS = _offsets(0.0, DISC_RADIUS_MM, DISC_STEP_MM)
 RING_OFFSETS = _offsets(*RING_MM, RING_STEP_MM)
 RIM_OFFSETS = _offsets(*RIM_MM, RING_STEP_MM)
+BAND_OFFSETS = _offsets(*BAND_MM, BAND_STEP_MM)
 
 
 def raised_homography(homography: np.ndarray, image_size: tuple[int, int],
@@ -75,16 +80,17 @@ def raised_homography(homography: np.ndarray, image_size: tuple[int, int],
 
 @dataclass(frozen=True)
 class HoleSamples:
-    """Pixels of every hole of one frame: ``disc`` (N, D, 3), ``ring`` (N, R, 3) and ``rim``
-    (N, M, 3) float32."""
+    """Pixels of every hole of one frame: ``disc`` (N, D, 3), ``ring`` (N, R, 3), ``rim``
+    (N, M, 3) and ``band`` (N, B, 3) float32."""
 
     disc: np.ndarray
     ring: np.ndarray
     rim: np.ndarray
+    band: np.ndarray
 
 
 class HoleSampler:
-    """Samples the disc, ring and rim of every hole of a profile, in profile order."""
+    """Samples the disc, ring, rim and band of every hole of a profile, in profile order."""
 
     def __init__(self, profile: BoardProfile) -> None:
         self.profile = profile
@@ -92,6 +98,7 @@ class HoleSampler:
         self._disc_mm = (self.centres[:, None, :] + DISC_OFFSETS[None]).reshape(-1, 2)
         self._ring_mm = (self.centres[:, None, :] + RING_OFFSETS[None]).reshape(-1, 2)
         self._rim_mm = (self.centres[:, None, :] + RIM_OFFSETS[None]).reshape(-1, 2)
+        self._band_mm = (self.centres[:, None, :] + BAND_OFFSETS[None]).reshape(-1, 2)
         self._pixels_of: tuple[tuple[bytes, tuple[int, int]], np.ndarray] | None = None
 
     def sample(self, image: np.ndarray, homography: np.ndarray) -> HoleSamples:
@@ -101,11 +108,14 @@ class HoleSampler:
         pixels = cv2.remap(image, points, None, cv2.INTER_LINEAR,
                            borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
         disc, ring = len(DISC_OFFSETS), len(DISC_OFFSETS) + len(RING_OFFSETS)
-        return HoleSamples(pixels[:, :disc], pixels[:, disc:ring], pixels[:, ring:])
+        rim = ring + len(RIM_OFFSETS)
+        return HoleSamples(pixels[:, :disc], pixels[:, disc:ring], pixels[:, ring:rim],
+                           pixels[:, rim:])
 
     def _pixels(self, homography: np.ndarray, image_size: tuple[int, int]) -> np.ndarray:
-        """(N, D + R + M, 2) float32 pixel positions of every hole's disc, ring and rim; kept
-        while the homography stays the same (the locator keeps its fit while nothing moves)."""
+        """(N, D + R + M + B, 2) float32 pixel positions of every hole's disc, ring, rim and
+        band; kept while the homography stays the same (the locator keeps its fit while nothing
+        moves)."""
         key = (homography.tobytes(), image_size)
         cached = self._pixels_of
         if cached is not None and cached[0] == key:
@@ -115,7 +125,8 @@ class HoleSampler:
         disc_px = _project(marble, self._disc_mm).reshape(count, -1, 2)
         ring_px = _project(homography, self._ring_mm).reshape(count, -1, 2)
         rim_px = _project(homography, self._rim_mm).reshape(count, -1, 2)
-        points = np.concatenate([disc_px, ring_px, rim_px], axis=1).astype(np.float32)
+        band_px = _project(marble, self._band_mm).reshape(count, -1, 2)
+        points = np.concatenate([disc_px, ring_px, rim_px, band_px], axis=1).astype(np.float32)
         self._pixels_of = (key, points)
         return points
 

@@ -5,9 +5,11 @@ each learnt class. They lose what they cannot model: an overexposed ring that le
 bound, a dark marble in dim light that noise pulls toward black, the absolute colour of the
 hole compared with how that class looked in the reference frame. The match network gets, per
 pair, the scaled residuals and the distance, the class's look, the hole's own change since
-the reference frame against the class's reference look, and how clipped the hole is; its
-logit ranks the classes of a hole (the best one wins). A class the hole cannot hold never
-wins: kennel and home holes hold their own seat's marbles only (`possible_classes`).
+the reference frame against the class's reference look, how clipped the hole is, and the
+hole's shape: its radial brightness profile now and since the reference, and how well the
+board's grain around it still matches; its logit ranks the classes of a hole (the best one
+wins). A class the hole cannot hold never wins: kennel and home holes hold their own seat's
+marbles only (`possible_classes`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,11 @@ INPUTS = (
     "distance over best", "is empty", "class b", "class g", "class r", "class unevenness",
     "look change b", "look change g", "look change r", "look change", "ring clipped",
     "centre clipped", "track", "home", "kennel", "light change", "disc pattern match",
+    "ring pattern match", "rim pattern match",
+    *(f"profile {part} {quartile}" for part in ("disc", "inner", "outer")
+      for quartile in ("low", "high")),
+    *(f"profile change {part} {quartile}" for part in ("disc", "inner", "outer")
+      for quartile in ("low", "high")),
 )
 IMPOSSIBLE_SCORE = -30.0  # the logit of a class a hole cannot hold: far below its best class
 
@@ -34,7 +41,9 @@ class PairEvidence:
     looks, ``look_change`` (C, N, 3) log centre colour now minus the class's reference centre
     colour at that hole, less the light's change there (`look_changes`); per hole
     ``ring_clipped`` and ``centre_clipped`` (N, 3) bool, ``kinds`` (N, 3) one-hot,
-    ``disc_match`` (N,) how well the disc's brightness pattern agrees with the reference's;
+    ``disc_match`` (N,) how well the disc's brightness pattern agrees with the reference's,
+    ``shape`` (N, 14) ring and rim pattern match, the radial brightness profile now and its
+    change since the reference (`HoleFeatures.profile`);
     ``drift`` (3,) the board-wide light change; ``possible`` (C, N) which classes each hole
     can hold (`possible_classes`)."""
 
@@ -45,6 +54,7 @@ class PairEvidence:
     centre_clipped: np.ndarray
     kinds: np.ndarray
     disc_match: np.ndarray
+    shape: np.ndarray
     drift: np.ndarray
     possible: np.ndarray
 
@@ -54,7 +64,8 @@ class PairEvidence:
         distance = np.log1p(np.sqrt((self.residual ** 2).sum(axis=2)))
         per_hole = np.column_stack([self.ring_clipped.sum(axis=1) / 3,
                                     self.centre_clipped.sum(axis=1) / 3, self.kinds,
-                                    np.full(holes, self.drift.mean()), self.disc_match])
+                                    np.full(holes, self.drift.mean()), self.disc_match,
+                                    self.shape])
         is_empty = np.zeros((classes, holes, 1))
         is_empty[0] = 1.0
         stacked = np.concatenate([

@@ -311,7 +311,7 @@ class BoardReader:
         evidence = pairs = None
         if self.learned is not None and self.reference is not None:
             patterns = features.pattern_match(self.reference)  # ring, disc, rim
-            pairs = self._pair_evidence(features, prototypes, residual, patterns[1])
+            pairs = self._pair_evidence(features, prototypes, residual, patterns)
             if self.learned.match is not None:
                 scores = class_scores(self.learned.match, pairs)
             evidence = self._evidence(image, fit, features, prototypes, distance, scores,
@@ -340,15 +340,20 @@ class BoardReader:
                            features, names, evidence, pairs)
 
     def _pair_evidence(self, features: HoleFeatures, prototypes: Prototypes,
-                       residual: np.ndarray, disc_match: np.ndarray) -> PairEvidence:
+                       residual: np.ndarray,
+                       patterns: tuple[np.ndarray, np.ndarray, np.ndarray]) -> PairEvidence:
         """What the match network weighs per (class, hole) (needs the reference frame)."""
         assert self.reference is not None
         drift = medians((features.ring - self.reference.ring).T)
         changes = look_changes(features, self.reference, drift, self._class_centres)
+        ring_match, disc_match, rim_match = patterns
+        shape = np.column_stack([ring_match, rim_match, features.profile,
+                                 features.profile - self.reference.profile])
         return PairEvidence(residual=residual, means=prototypes.means, look_change=changes,
                             ring_clipped=features.ring_clipped,
                             centre_clipped=features.centre_clipped, kinds=self._kinds,
-                            disc_match=disc_match, drift=drift, possible=self._possible)
+                            disc_match=disc_match, shape=shape, drift=drift,
+                            possible=self._possible)
 
     def _evidence(self, image: np.ndarray, fit: BoardFit, features: HoleFeatures,
                   prototypes: Prototypes, distance: np.ndarray, scores: np.ndarray,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.features import SECTORS, HoleFeatures, brightness, length, medians
-from vision.holes import DISC_OFFSETS, RIM_OFFSETS, RING_OFFSETS, HoleSamples
+from vision.holes import BAND_OFFSETS, DISC_OFFSETS, RIM_OFFSETS, RING_OFFSETS, HoleSamples
 
 
 def _samples(rng: np.random.Generator, holes: int = 5) -> HoleSamples:
@@ -15,11 +15,12 @@ def _samples(rng: np.random.Generator, holes: int = 5) -> HoleSamples:
         return (np.array([70.0, 110.0, 160.0]) * level).astype(np.float32)
 
     return HoleSamples(grain(len(DISC_OFFSETS)) * 0.5, grain(len(RING_OFFSETS)),
-                       grain(len(RIM_OFFSETS)))
+                       grain(len(RIM_OFFSETS)), grain(len(BAND_OFFSETS)) * 0.5)
 
 
 def _scaled(samples: HoleSamples, factor: float) -> HoleSamples:
-    return HoleSamples(samples.disc * factor, samples.ring * factor, samples.rim * factor)
+    return HoleSamples(samples.disc * factor, samples.ring * factor, samples.rim * factor,
+                       samples.band * factor)
 
 
 def test_brightness_is_the_mean_of_the_channels():
@@ -47,11 +48,26 @@ def test_dimmer_light_keeps_the_grain_and_changes_no_sector():
     assert np.allclose(ring, 1, atol=1e-3) and np.allclose(disc, 1, atol=1e-3)
     assert np.allclose(rim, 1, atol=1e-3)
     assert np.abs(dimmer.sector_change(reference)).max() < 0.01
+    assert np.abs(dimmer.profile - reference.profile).max() < 0.03
+
+
+def test_the_profile_tells_a_milky_marble_with_a_grey_rim_from_a_dimple():
+    samples = _samples(np.random.default_rng(7))  # dimples: disc and band at half the board
+    marble = HoleSamples(samples.disc.copy(), samples.ring, samples.rim, samples.band.copy())
+    marble.disc[0] = 200.0  # hole 0: a milky body as bright as the board ...
+    outer = np.hypot(BAND_OFFSETS[:, 0], BAND_OFFSETS[:, 1]) > 6.0
+    marble.band[0][~outer] = 190.0
+    marble.band[0][outer] = 90.0  # ... with a grey rim
+    dimple, milky = HoleFeatures.measure(samples).profile, HoleFeatures.measure(marble).profile
+    assert milky.shape == (5, 6)
+    assert np.allclose(dimple[:, 0], dimple[:, 4], atol=0.15)  # a dimple is dark throughout
+    assert milky[0, 1] - milky[0, 5] > 0.5  # the marble is bright inside, dark at its rim
+    assert np.allclose(milky[1:], dimple[1:])
 
 
 def _skin_over(samples: HoleSamples, edges: dict[int, float]) -> HoleFeatures:
     """The holes' features with skin over ring and rim beyond x > edge mm, per hole."""
-    covered = HoleSamples(samples.disc, samples.ring.copy(), samples.rim.copy())
+    covered = HoleSamples(samples.disc, samples.ring.copy(), samples.rim.copy(), samples.band)
     for pixels, offsets in ((covered.ring, RING_OFFSETS), (covered.rim, RIM_OFFSETS)):
         for hole, edge in edges.items():
             pixels[hole, offsets[:, 0] > edge] = (120, 150, 210)
