@@ -26,7 +26,7 @@ CLIPPED_LOG = float(np.log(CLIPPED_LEVEL + LOG_OFFSET))  # a log colour this hig
 SECTORS = 8  # ring and rim are also described in this many sectors (a hand's edge covers few)
 EXTENT_RANK = 3  # how far around a change reaches: the change of this many sectors at least
 PROFILE_SPLIT_MM = 5.75  # the band's inner part (a marble's body) and outer part (its rim)
-PROFILE_PERCENTILES = (25, 75)
+PROFILE_PERCENTILES = (25, 75)  # each part of the profile: its lower and upper quartile
 
 
 def _sector_weights(offsets: np.ndarray) -> np.ndarray:
