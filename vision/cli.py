@@ -80,9 +80,12 @@ def _make_reader(args: argparse.Namespace) -> Any:
             raise _BadInput(f"--reference {error}") from None
     seats = None if args.seats is None else _parse_seats(profile, args.seats)
     try:
-        return BoardReader(profile, reference, seats=seats)
+        reader = BoardReader(profile, reference, seats=seats)
     except (LocateError, ReadError) as error:
         raise _BadInput(f"--reference {args.reference}: {error}") from None
+    for warning in reader.warnings:
+        print(f"warning: --reference {args.reference}: {warning}", file=sys.stderr)
+    return reader
 
 
 def _parse_seats(profile: Any, text: str) -> list[int]:

@@ -64,6 +64,8 @@ STRANGE_DISTANCE = 4.5  # two adjacent holes this far from every class: somethin
 ADJACENT_MM = 30.0  # adjacent holes: centres this close
 OWN_LOOK_LIMIT = 0.15  # how far a hole's empty look may differ from the plain track's
 PLAIN_NEIGHBOURS = 4  # plain track holes that say what the bare board looks like near a hole
+BLIND_KENNEL_SHARE = 0.5  # a kennel with this share of its holes overexposed: warned about
+BLIND_BOARD_SHARE = 0.5  # a reference overexposed over this share of the bare board: warned
 
 # Without a reference frame: how each marble typically looks against the plain board around
 # it (the colour features below: log B, G, R ratio and unevenness), measured with this reader
@@ -237,6 +239,7 @@ class BoardReader:
 
     `reference` is the start position (every marble in its kennel) the colours are learnt
     from; `seats` the seats that play, when known (else decided from the reference).
+    `warnings` says what in the reference will make readings worse (`reference_warnings`).
     """
 
     def __init__(self, profile: BoardProfile, reference: np.ndarray | None = None,
@@ -263,6 +266,7 @@ class BoardReader:
         self._possible = np.zeros(0)
         self._class_brightness = np.zeros(0)
         self.census: Census | None = None
+        self.warnings: tuple[str, ...] = ()
         if reference is not None:
             self.locator.locate(reference)
             empty = [(h.x, h.y) for h in profile.holes if h.kind != "kennel"]
@@ -286,6 +290,7 @@ class BoardReader:
                 [0.0] + [float(m[0, :3].mean()) for m in self.prototypes.means[1:]])
             self.baseline = Baseline.learn(self.grid, self.grid.sample(reference, fit.homography),
                                            features.ring)
+            self.warnings = reference_warnings(profile, features, self.baseline)
 
     def measure(self, image: np.ndarray) -> tuple[BoardFit, HoleFeatures]:
         """Locate the board and measure every hole (`LocateError` if the board is not found)."""
@@ -387,6 +392,30 @@ class BoardReader:
         strange = nearest > STRANGE_DISTANCE
         hidden |= strange & self._adjacent[:, strange].any(axis=1)
         return self._spread_to_doubtful(hidden, nearest > DOUBTFUL_DISTANCE)
+
+
+def reference_warnings(profile: BoardProfile, reference: HoleFeatures,
+                       baseline: Baseline) -> tuple[str, ...]:
+    """What in a reference frame will make the readings worse, said for the people at the
+    table: a kennel overexposed (its marbles, white ones on a light board above all, look like
+    the bare board: whether the seat plays cannot be told, its colour cannot be learnt, and its
+    marbles may later be read as empty), or much of the bare board overexposed (a hand or card
+    there goes unseen)."""
+    warnings = []
+    blind = reference.ring_clipped.all(axis=1) & reference.centre_clipped.all(axis=1)
+    for seat in range(profile.seats):
+        kennel = [index for index, hole in enumerate(profile.holes)
+                  if hole.kind == "kennel" and hole.seat == seat]
+        if blind[kennel].mean() >= BLIND_KENNEL_SHARE:
+            colour = profile.default_colors[seat]
+            warnings.append(f"the {colour} kennel is overexposed: {colour} marbles cannot be "
+                            "told from the board and may be read as empty; lower the exposure "
+                            "(or the light) and take the reference again")
+    share = float(baseline.blind.mean())
+    if share >= BLIND_BOARD_SHARE:
+        warnings.append(f"{share:.0%} of the board is overexposed: a hand or card there may go "
+                        "unseen; lower the exposure (or the light) and take the reference again")
+    return tuple(warnings)
 
 
 def blind_at_region(evidence: HoleEvidence) -> np.ndarray:

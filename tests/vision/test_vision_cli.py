@@ -13,7 +13,7 @@ import pytest
 
 from companion.cli import main
 from tests.vision.conftest import REPO_ROOT, rendered_start, some_position
-from vision.render import RenderConditions, render
+from vision.render import RenderConditions, render, start_occupancy
 
 
 @pytest.fixture(scope="module")
@@ -87,6 +87,22 @@ def test_read_with_the_seats_told_by_colour_or_number(photos, capsys):
         assert main(["vision", "read", str(folder / "game.jpg"), "--board", "brandi-4",
                      "--reference", str(folder / "start.png"), "--seats", seats]) == 0
         assert json.loads(capsys.readouterr().out)["holes"] == occupancy
+
+
+def test_warnings_about_the_reference_go_to_stderr(tmp_path, capsys):
+    from hw import load_profile
+
+    profile = load_profile("brandi-6")
+    bright = RenderConditions(material="aluminium", light_level=1.3)
+    start = render(profile, start_occupancy(profile), bright, seed=1).image
+    cv2.imwrite(str(tmp_path / "start.png"), start)
+    code = main(["vision", "read", str(tmp_path / "start.png"), "--board", "brandi-6",
+                 "--reference", str(tmp_path / "start.png")])
+    captured = capsys.readouterr()
+    assert code == 0 and set(json.loads(captured.out)) == {"holes", "occluded", "confidence"}
+    warnings = captured.err.splitlines()
+    assert len(warnings) == 2 and all(line.startswith("warning: --reference ") for line in warnings)
+    assert "the white kennel is overexposed" in warnings[0]
 
 
 def test_watch_prints_one_line_per_stable_reading(photos, tmp_path, capsys):

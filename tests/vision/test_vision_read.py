@@ -108,6 +108,15 @@ def test_reference_without_marbles_in_the_kennels_is_refused(brandi4):
         BoardReader(brandi4, empty.image)
 
 
+def test_an_overexposed_reference_is_warned_about(brandi6):
+    assert BoardReader(brandi6, rendered_start("brandi-6").image).warnings == ()
+    bright = RenderConditions(material="aluminium", light_level=1.3)
+    reader = BoardReader(brandi6, render(brandi6, start_occupancy(brandi6), bright, seed=1).image)
+    kennel, board = reader.warnings
+    assert kennel.startswith("the white kennel is overexposed: white marbles cannot be told")
+    assert "% of the board is overexposed: a hand or card there may go unseen" in board
+
+
 def test_a_seat_nobody_plays_is_left_out(brandi4):
     start = start_occupancy(brandi4)
     for hole_id in [h.id for h in brandi4.holes if h.kind == "kennel" and h.seat == 2]:
