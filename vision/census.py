@@ -20,7 +20,9 @@ something else"):
   for a track hole, its own seat's for a kennel or home hole (they hold no other).
   Holes at a foreign region stay ``"?"``.
 
-The last two rely on the seats: a playing seat taken for empty would make them wrong.
+The last two rely on the seats: a playing seat taken for empty would make them wrong. When a
+kennel of the reference frame is overexposed (its marbles look like the board, so whether its
+seat plays is a guess: `vision.read.blind_kennels`) they do not run (``counted`` False).
 """
 
 from __future__ import annotations
@@ -40,10 +42,12 @@ MAX_DOUBT = 2  # most holes in doubt the count may resolve when nothing is over 
 class Census:
     """How many marbles each class has: ``capacity`` (C,), class 0 the empty hole (any
     number); ``possible`` (C, N) which classes each hole can hold
-    (`vision.match.possible_classes`; None: any class)."""
+    (`vision.match.possible_classes`; None: any class); ``counted`` whether the seats that
+    play are known for sure (else only the rules for a colour read too often run)."""
 
     capacity: np.ndarray
     possible: np.ndarray | None = None
+    counted: bool = True
 
     def settle(self, scores: np.ndarray, labels: np.ndarray, reach: np.ndarray,
                nothing_over: bool) -> np.ndarray:
@@ -56,7 +60,7 @@ class Census:
         """
         log_odds = _log_softmax(scores)
         doubt = labels == UNKNOWN
-        if (nothing_over and doubt.sum() <= MAX_DOUBT
+        if (self.counted and nothing_over and doubt.sum() <= MAX_DOUBT
                 and (reach[doubt] > AT_REGION_MM).all()):
             exact = self._exact(log_odds)
             if exact is not None:
@@ -67,6 +71,8 @@ class Census:
         away = np.flatnonzero((settled == UNKNOWN) & (labels != UNKNOWN) & (reach > AT_REGION_MM))
         runner_up = np.argsort(log_odds[:, away], axis=0)[-2]
         settled[away[runner_up == 0]] = 0
+        if not self.counted:
+            return settled
         # A hole in doubt away from hands is empty when every marble it could hold is seen
         # elsewhere. (A hole just hidden for a surplus colour showed something: it stays "?".)
         missing = self._counts(settled) < self.capacity[1:]

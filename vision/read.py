@@ -284,7 +284,9 @@ class BoardReader:
                                                 ~self._kinds[:, 2])
             self._possible = possible_classes(owners, playing)
             marbles = [0] + [int((kennel_seats == seat).sum()) for seat in playing]
-            self.census = Census(np.array(marbles), self._possible)
+            # With a kennel overexposed, whether its seat plays was guessed (unless told).
+            counted = seats is not None or not blind_kennels(profile, features)
+            self.census = Census(np.array(marbles), self._possible, counted)
             # Each class's mean log ratio to the board (0 for empty).
             self._class_brightness = np.array(
                 [0.0] + [float(m[0, :3].mean()) for m in self.prototypes.means[1:]])
@@ -394,6 +396,19 @@ class BoardReader:
         return self._spread_to_doubtful(hidden, nearest > DOUBTFUL_DISTANCE)
 
 
+def blind_kennels(profile: BoardProfile, reference: HoleFeatures) -> list[int]:
+    """The seats whose kennel is overexposed in the reference frame: the board around most of
+    its holes in every channel, the marble in two or three (it looks like the board)."""
+    blind = reference.ring_clipped.all(axis=1) & (reference.centre_clipped.sum(axis=1) >= 2)
+    seats = []
+    for seat in range(profile.seats):
+        kennel = [index for index, hole in enumerate(profile.holes)
+                  if hole.kind == "kennel" and hole.seat == seat]
+        if blind[kennel].mean() >= BLIND_KENNEL_SHARE:
+            seats.append(seat)
+    return seats
+
+
 def reference_warnings(profile: BoardProfile, reference: HoleFeatures,
                        baseline: Baseline) -> tuple[str, ...]:
     """What in a reference frame will make the readings worse, said for the people at the
@@ -402,15 +417,11 @@ def reference_warnings(profile: BoardProfile, reference: HoleFeatures,
     marbles may later be read as empty), or much of the bare board overexposed (a hand or card
     there goes unseen)."""
     warnings = []
-    blind = reference.ring_clipped.all(axis=1) & reference.centre_clipped.all(axis=1)
-    for seat in range(profile.seats):
-        kennel = [index for index, hole in enumerate(profile.holes)
-                  if hole.kind == "kennel" and hole.seat == seat]
-        if blind[kennel].mean() >= BLIND_KENNEL_SHARE:
-            colour = profile.default_colors[seat]
-            warnings.append(f"the {colour} kennel is overexposed: {colour} marbles cannot be "
-                            "told from the board and may be read as empty; lower the exposure "
-                            "(or the light) and take the reference again")
+    for seat in blind_kennels(profile, reference):
+        colour = profile.default_colors[seat]
+        warnings.append(f"the {colour} kennel is overexposed: {colour} marbles cannot be "
+                        "told from the board and may be read as empty; lower the exposure "
+                        "(or the light) and take the reference again")
     share = float(baseline.blind.mean())
     if share >= BLIND_BOARD_SHARE:
         warnings.append(f"{share:.0%} of the board is overexposed: a hand or card there may go "

@@ -129,6 +129,19 @@ def test_a_kennel_hole_in_doubt_is_empty_once_its_seats_marbles_are_all_seen():
     assert TWO_EACH.settle(scores, labels, reach, False).tolist() == labels.tolist()
 
 
+def test_with_the_seats_a_guess_doubt_is_not_resolved_by_the_count():
+    guessed = Census(np.array([0, 2, 2]), counted=False)
+    scores = scores_for(1, 1, 2, 2, 0, 0)
+    labels = np.array([1, 1, 2, 2, UNKNOWN, UNKNOWN])
+    assert guessed.settle(scores, labels, np.full(6, 90.0), False).tolist() == labels.tolist()
+    scores = scores_for(1, 1, 2, 0, 0)
+    scores[2, 3] = 9.0
+    labels = np.array([1, 1, 2, UNKNOWN, 0])
+    assert guessed.settle(scores, labels, np.full(5, NO_HAND), True).tolist() == labels.tolist()
+    too_many = scores_for(1, 1, 1, 2, 0)  # a colour read too often is still held back
+    assert UNKNOWN in guessed.settle(too_many, too_many.argmax(axis=0), np.full(5, 200.0), False)
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.data())
 def test_census_never_exceeds_a_count_nor_resolves_a_hole_at_a_hand(data):
@@ -166,3 +179,13 @@ def test_the_reader_counts_the_kennels_of_the_seats_that_play(brandi6):
     frame = render(brandi6, four_play, RenderConditions(), seed=1)
     fewer = BoardReader(brandi6, frame.image).census
     assert fewer is not None and fewer.capacity.tolist() == [0, 4, 4, 4, 4]
+    assert every_seat.counted and fewer.counted
+
+
+def test_an_overexposed_kennel_makes_the_seats_a_guess_unless_told(brandi6):
+    bright = RenderConditions(material="aluminium", light_level=1.3)
+    reference = render(brandi6, start_occupancy(brandi6), bright, seed=1).image
+    guessed = BoardReader(brandi6, reference).census
+    assert guessed is not None and not guessed.counted
+    told = BoardReader(brandi6, reference, seats=range(6)).census
+    assert told is not None and told.counted
