@@ -64,7 +64,7 @@ STRANGE_DISTANCE = 4.5  # two adjacent holes this far from every class: somethin
 ADJACENT_MM = 30.0  # adjacent holes: centres this close
 OWN_LOOK_LIMIT = 0.15  # how far a hole's empty look may differ from the plain track's
 PLAIN_NEIGHBOURS = 4  # plain track holes that say what the bare board looks like near a hole
-BLIND_KENNEL_SHARE = 0.5  # a kennel with this share of its holes overexposed: warned about
+BLIND_KENNEL_SHARE = 0.5  # a kennel with this share of its holes overexposed is blind
 BLIND_BOARD_SHARE = 0.5  # a reference overexposed over this share of the bare board: warned
 
 # Without a reference frame: how each marble typically looks against the plain board around
@@ -285,14 +285,14 @@ class BoardReader:
             self._possible = possible_classes(owners, playing)
             marbles = [0] + [int((kennel_seats == seat).sum()) for seat in playing]
             # With a kennel overexposed, whether its seat plays was guessed (unless told).
-            counted = seats is not None or not blind_kennels(profile, features)
-            self.census = Census(np.array(marbles), self._possible, counted)
+            blind = blind_kennels(profile, features)
+            self.census = Census(np.array(marbles), self._possible, seats is not None or not blind)
             # Each class's mean log ratio to the board (0 for empty).
             self._class_brightness = np.array(
                 [0.0] + [float(m[0, :3].mean()) for m in self.prototypes.means[1:]])
             self.baseline = Baseline.learn(self.grid, self.grid.sample(reference, fit.homography),
                                            features.ring)
-            self.warnings = reference_warnings(profile, features, self.baseline)
+            self.warnings = reference_warnings(profile, blind, self.baseline)
 
     def measure(self, image: np.ndarray) -> tuple[BoardFit, HoleFeatures]:
         """Locate the board and measure every hole (`LocateError` if the board is not found)."""
@@ -409,15 +409,15 @@ def blind_kennels(profile: BoardProfile, reference: HoleFeatures) -> list[int]:
     return seats
 
 
-def reference_warnings(profile: BoardProfile, reference: HoleFeatures,
+def reference_warnings(profile: BoardProfile, blind: Sequence[int],
                        baseline: Baseline) -> tuple[str, ...]:
     """What in a reference frame will make the readings worse, said for the people at the
-    table: a kennel overexposed (its marbles, white ones on a light board above all, look like
-    the bare board: whether the seat plays cannot be told, its colour cannot be learnt, and its
-    marbles may later be read as empty), or much of the bare board overexposed (a hand or card
-    there goes unseen)."""
+    table: the ``blind`` seats' kennels overexposed (`blind_kennels`: their marbles, white ones
+    on a light board above all, look like the bare board: whether the seat plays cannot be told,
+    its colour cannot be learnt, and its marbles may later be read as empty), or much of the
+    bare board overexposed (a hand or card there goes unseen)."""
     warnings = []
-    for seat in blind_kennels(profile, reference):
+    for seat in blind:
         colour = profile.default_colors[seat]
         warnings.append(f"the {colour} kennel is overexposed: {colour} marbles cannot be "
                         "told from the board and may be read as empty; lower the exposure "
