@@ -285,7 +285,7 @@ class BoardReader:
             self._possible = possible_classes(owners, playing)
             marbles = [0] + [int((kennel_seats == seat).sum()) for seat in playing]
             # With a kennel overexposed, whether its seat plays was guessed (unless told).
-            blind = blind_kennels(profile, features)
+            blind = blind_kennels(kennel_seats, features)
             self.census = Census(np.array(marbles), self._possible, seats is not None or not blind)
             # Each class's mean log ratio to the board (0 for empty).
             self._class_brightness = np.array(
@@ -396,17 +396,13 @@ class BoardReader:
         return self._spread_to_doubtful(hidden, nearest > DOUBTFUL_DISTANCE)
 
 
-def blind_kennels(profile: BoardProfile, reference: HoleFeatures) -> list[int]:
-    """The seats whose kennel is overexposed in the reference frame: the board around most of
-    its holes in every channel, the marble in two or three (it looks like the board)."""
+def blind_kennels(kennel_seats: np.ndarray, reference: HoleFeatures) -> list[int]:
+    """The seats whose kennel is overexposed in the reference frame (``kennel_seats`` (N,):
+    each kennel hole's seat, -1 elsewhere): the board around most of its holes in every channel,
+    the marble in two or three (it looks like the board)."""
     blind = reference.ring_clipped.all(axis=1) & (reference.centre_clipped.sum(axis=1) >= 2)
-    seats = []
-    for seat in range(profile.seats):
-        kennel = [index for index, hole in enumerate(profile.holes)
-                  if hole.kind == "kennel" and hole.seat == seat]
-        if blind[kennel].mean() >= BLIND_KENNEL_SHARE:
-            seats.append(seat)
-    return seats
+    return [int(seat) for seat in np.unique(kennel_seats[kennel_seats >= 0])
+            if blind[kennel_seats == seat].mean() >= BLIND_KENNEL_SHARE]
 
 
 def reference_warnings(profile: BoardProfile, blind: Sequence[int],
