@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/train_reader.py [--cases 4000] [--seeds 7 8 9] [--wide-drift 9]
         [--hand-seeds 11] [--jobs 2] [--data /tmp/reader-data.pkl] [--keep-match]
-        [--trust-seeds 3 7 1 2] [--calibration-seeds 13 14]
+        [--match-seeds 7 9 11] [--trust-seeds 3 7 1 2] [--calibration-seeds 13 14]
 
 Renders benchmark-like cases (`bench/vision.py`'s positions and conditions, a third with
 hands or cards) with seeds of their own (the benchmark uses 2024: keep them apart), `--cases`
@@ -13,7 +13,8 @@ evidence of both networks and the truth. `--data` keeps these, so that training 
 repeated without rendering (seeds missing in it are rendered and added). Four fifths of the
 cases train, the other fifth says how well that went:
 
-1. the match network learns, per (class, hole) pair, whether the class is the hole's;
+1. the match network learns, per (class, hole) pair, whether the class is the hole's
+   (`--match-seeds`: one per seed, their mean logit is the match network);
 2. the trust network learns, per hole, whether the match network's best class may be reported:
    it is right and less than `LABEL_COVER` of the hole's marble is covered by a hand or card
    (a marble a hand only partly covers is no error when read right; learning to see hands
@@ -216,6 +217,9 @@ def main() -> int:
                         help="keep the shipped match network, train the trust network only")
     parser.add_argument("--calibration-seeds", type=int, nargs="*", default=[], metavar="SEED",
                         help="seeds whose cases are all held out (only judge, never learnt)")
+    parser.add_argument("--match-seeds", type=int, nargs="+", metavar="SEED",
+                        help="train a match network from each seed and ship their mean "
+                             "(default: the first of --seeds)")
     parser.add_argument("--trust-seeds", type=int, nargs="+", metavar="SEED",
                         help="train a trust network from each seed and ship their mean "
                              "(default: the first of --seeds)")
@@ -251,7 +255,9 @@ def main() -> int:
         rows = np.concatenate([r["pairs"].matrix() for r in learning])
         yes = np.concatenate([(np.arange(len(r["pairs"].means))[:, None] == r["truth"][None])
                               .ravel() for r in learning])
-        matcher = train(match.INPUTS, rows, yes, np.ones(len(rows), np.float32), args.seeds[0])
+        matcher = Network.mean_of([train(match.INPUTS, rows, yes, np.ones(len(rows), np.float32),
+                                         seed) for seed in args.match_seeds or args.seeds[:1]])
+        del rows, yes
     for name, part in (("learning", learning), ("held out", held_out)):
         gauss = net = total = 0
         for r in part:

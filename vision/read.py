@@ -66,6 +66,7 @@ OWN_LOOK_LIMIT = 0.15  # how far a hole's empty look may differ from the plain t
 PLAIN_NEIGHBOURS = 4  # plain track holes that say what the bare board looks like near a hole
 BLIND_KENNEL_SHARE = 0.5  # a kennel with this share of its holes overexposed is blind
 BLIND_BOARD_SHARE = 0.5  # a reference overexposed over this share of the bare board: warned
+KENNEL_REACH_MM = 22.0  # a kennel marble's shadow and edge fall this far from its hole's centre
 
 # Without a reference frame: how each marble typically looks against the plain board around
 # it (the colour features below: log B, G, R ratio and unevenness), measured with this reader
@@ -290,8 +291,9 @@ class BoardReader:
             # Each class's mean log ratio to the board (0 for empty).
             self._class_brightness = np.array(
                 [0.0] + [float(m[0, :3].mean()) for m in self.prototypes.means[1:]])
-            self.baseline = Baseline.learn(self.grid, self.grid.sample(reference, fit.homography),
-                                           features.ring)
+            self.baseline = Baseline.learn(
+                self.grid, self.grid.sample(reference, fit.homography), features.ring,
+                around_kennels(self.grid, profile, np.isin(kennel_seats, playing)))
             self.warnings = reference_warnings(profile, blind, self.baseline)
 
     def measure(self, image: np.ndarray) -> tuple[BoardFit, HoleFeatures]:
@@ -403,6 +405,15 @@ def blind_kennels(kennel_seats: np.ndarray, reference: HoleFeatures) -> list[int
     blind = reference.ring_clipped.all(axis=1) & (reference.centre_clipped.sum(axis=1) >= 2)
     return [int(seat) for seat in np.unique(kennel_seats[kennel_seats >= 0])
             if blind[kennel_seats == seat].mean() >= BLIND_KENNEL_SHARE]
+
+
+def around_kennels(grid: SurfaceGrid, profile: BoardProfile, full: np.ndarray) -> np.ndarray:
+    """(M + N,) which of the bare board's sample points (`grid`'s, then the hole rings) lie
+    within `KENNEL_REACH_MM` of a ``full`` (N,) kennel hole."""
+    centres = np.array([(hole.x, hole.y) for hole in profile.holes])
+    samples = np.concatenate([grid.points_mm.reshape(-1, 2), centres])
+    apart = np.linalg.norm(samples[:, None] - centres[full][None], axis=2)
+    return np.asarray(apart.min(axis=1, initial=np.inf) <= KENNEL_REACH_MM)
 
 
 def reference_warnings(profile: BoardProfile, blind: Sequence[int],

@@ -84,11 +84,13 @@ def test_raw_reading_reports_every_holes_best_class(brandi4):
 def test_training_runs_end_to_end_and_writes_loadable_networks(tmp_path):
     command = [sys.executable, str(REPO_ROOT / "bench" / "train_reader.py"), "--cases", "10",
                "--jobs", "1", "--data", str(tmp_path / "data.pkl"), "--seeds", "9"]
-    result = subprocess.run([*command, "--out", str(tmp_path / "both")],
+    result = subprocess.run([*command, "--out", str(tmp_path / "both"),
+                             "--match-seeds", "1", "2"],
                             capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     assert "held out, trust seed 9: threshold" in result.stdout
-    Network.load(tmp_path / "both" / "hole_match.npz", match.INPUTS)
+    matcher = Network.load(tmp_path / "both" / "hole_match.npz", match.INPUTS)
+    assert matcher.layers[0][0].shape[1] == 64  # two of 32 units side by side
     Network.load(tmp_path / "both" / "hole_trust.npz", trust.INPUTS)
     # Again from the kept readings plus a seed of cases with hands, all held out to choose the
     # threshold on: the shipped match network, trust from two seeds.

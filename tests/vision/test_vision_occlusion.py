@@ -130,8 +130,10 @@ def test_dark_hands_in_dim_light_are_found(brandi6):
     assert reading.evidence is not None
     hidden = [index for index, hole in enumerate(reading.holes) if hole in frame.occluded]
     assert len(hidden) > 10
-    # Every hole under a hand is near a foreign region, and none has a wrong colour.
-    assert reading.evidence.reach[hidden].max() < 30
+    # Every hole under a hand is near a foreign region, and none has a wrong colour. (Around
+    # the full kennels a little colour change does not count, `KENNEL_SLACK`: the found edge
+    # of this hand lies a grid cell farther from T44 there, 28 → 33 mm.)
+    assert reading.evidence.reach[hidden].max() < 35
     assert reading.holes["T74"] == "?"
     assert all(reading.holes[hole] in ("?", occupancy[hole]) for hole in frame.occluded)
 
@@ -173,3 +175,36 @@ def test_a_hole_under_an_overexposed_white_card_is_unknown(brandi6):
     reading = BoardReader(brandi6, start.image).read(frame.image)
     assert "H5.3" in frame.occluded and reading.holes["H5.3"] == "?"
     assert all(reading.holes[hole] in ("?", occupancy[hole]) for hole in frame.occluded)
+
+
+def test_marbles_that_left_their_kennel_leave_no_foreign_region(brandi6):
+    # A benchmark case (seed 2026, case 1185): on aluminium in dim, warm light, the empty green
+    # kennel's rings had changed since the reference (the marbles' shadows, coloured light and
+    # blurred edges had left with them) and formed a foreign region there, over the board's
+    # edge like a hand: K2.3 was "?".
+    evening = RenderConditions(
+        material="aluminium", board_variant=2, camera_height_mm=676.1071459506153,
+        tilt_deg=19.13604526774467, yaw_deg=295.47442685582286,
+        aim_offset_mm=(-10.647345321422502, 20.03198110242684), board_fill=0.8709225287615343,
+        light_level=0.5534187714514205, color_temperature_k=2728.580451805955,
+        light_azimuth_deg=331.6157720364221, light_elevation_deg=49.86519217777214,
+        gradient=0.2836760042686864, gradient_angle_deg=206.56152565831283,
+        shadow_depth=0.27784126090934785, shadow_angle_deg=309.05880518836113,
+        shadow_offset_mm=-27.11621887993097, shadow_softness_mm=98.99460853737536,
+        vignetting=0.10555675252391318, glare_strength=1.1488601294832366,
+        glare_seed=2028370, marble_offset_mm=0.507729533126574, noise_sigma=3.01523436925102,
+        blur_sigma=0.15665478126638666, jpeg_quality=54)
+    start_light = replace(evening, light_level=0.41996379405983664,
+                          color_temperature_k=3145.3244687800443)
+    position = {
+        "T5": "green", "T6": "green", "T19": "white", "T29": "blue", "T30": "red",
+        "T38": "red", "T40": "blue", "T43": "red", "T50": "red", "T64": "green", "T70": "white",
+        "T74": "black", "T82": "black", "T87": "blue", "T88": "black", "H1.0": "yellow",
+        "K1.0": "yellow", "K1.1": "yellow", "K1.2": "yellow", "H2.3": "green", "K3.0": "blue",
+        "K4.0": "white", "K4.1": "white", "K5.0": "black"}
+    start = render(brandi6, start_occupancy(brandi6), start_light, seed=2028370)
+    occupancy = {hole.id: position.get(hole.id) for hole in brandi6.holes}
+    frame = render(brandi6, occupancy, evening, seed=2028371)
+    reading = BoardReader(brandi6, start.image).read(frame.image)
+    assert reading.evidence is not None and reading.evidence.nothing_over
+    assert reading.holes == occupancy
