@@ -12,9 +12,10 @@ something else"):
 * **Nothing over the board**: when no hand or card is anywhere on the board
   (`vision.occlusion.nothing_over_board`), at most `MAX_DOUBT` holes are in doubt and none of
   them is at a foreign region, the most likely reading that has exactly each seat's count is
-  taken, as long as no hole is overruled by more than `MAX_COST` log-odds. The holes in doubt
-  hold the marbles nobody else shows. (More holes in doubt with nothing found over the board
-  are mostly a hand the occlusion test missed: not resolved.)
+  taken (never giving a hole a colour it cannot hold), as long as no hole is overruled by more
+  than `MAX_COST` log-odds. The holes in doubt hold the marbles nobody else shows. (More holes
+  in doubt with nothing found over the board are mostly a hand the occlusion test missed: not
+  resolved.)
 * **Every marble it could hold seen, a hand about**: a hole in doubt that no hand or card
   reaches is empty when every marble it could hold is already in another hole: all marbles
   for a track hole, its own seat's for a kennel or home hole (they hold no other).
@@ -102,7 +103,8 @@ class Census:
     def _exact(self, log_odds: np.ndarray) -> np.ndarray | None:
         """The best reading with exactly each colour's count, by cheapest single changes, or
         None when a change would cost more than `MAX_COST` or the count cannot be met."""
-        labels = log_odds.argmax(axis=0)
+        holdable = log_odds if self.possible is None else np.where(self.possible, log_odds, -np.inf)
+        labels = holdable.argmax(axis=0)
         holes = np.arange(labels.size)
         for _ in range(labels.size + int(self.capacity[1:].sum())):
             counts = self._counts(labels)
@@ -116,6 +118,8 @@ class Census:
             allowed = np.zeros(log_odds.shape, bool)
             allowed[np.ix_(under, np.flatnonzero(surplus | (labels == 0)))] = True
             allowed[0, surplus] = True
+            if self.possible is not None:
+                allowed &= self.possible  # never a colour the hole cannot hold
             cost = log_odds[labels, holes][None, :] - log_odds
             if not allowed.any():
                 return None

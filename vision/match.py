@@ -8,8 +8,9 @@ pair, the scaled residuals and the distance, the class's look, the hole's own ch
 the reference frame against the class's reference look, how clipped the hole is, and the
 hole's shape: its radial brightness profile now and since the reference, and how well the
 board's grain around it still matches; its logit ranks the classes of a hole (the best one
-wins). A class the hole cannot hold never wins: kennel and home holes hold their own seat's
-marbles only (`possible_classes`).
+wins; the shipped network, ``models/hole_match.npz``, is the mean of three trained alike). A
+class the hole cannot hold never wins: kennel and home holes hold their own seat's marbles
+only (`possible_classes`).
 """
 
 from __future__ import annotations
@@ -32,7 +33,9 @@ INPUTS = (
     *(f"profile change {part} {quartile}" for part in ("disc", "inner", "outer")
       for quartile in ("low", "high")),
 )
-IMPOSSIBLE_SCORE = -30.0  # the logit of a class a hole cannot hold: far below its best class
+IMPOSSIBLE_SCORE = -30.0  # the logit of a class a hole cannot hold: almost always far below
+# its best class (a hole that looks like nothing it can hold may score lower: the census never
+# gives a hole such a class)
 
 
 @dataclass(frozen=True)

@@ -115,6 +115,19 @@ def test_every_marble_seen_clears_doubt_away_from_hands_but_not_at_them():
     assert TWO_EACH.settle(scores, labels, reach, False).tolist() == [1, 1, 2, 2, 0, UNKNOWN]
 
 
+def test_the_count_never_gives_a_hole_a_colour_it_cannot_hold():
+    # Hole 2 is a home hole of red's seat: red or empty only. It looks like nothing it can
+    # hold (a blue marble put there against the rules), red barely before the impossible blue
+    # (`vision.match.IMPOSSIBLE_SCORE`); blue is one marble short, red one too many.
+    possible = np.array([[True] * 5, [True] * 5, [True, True, False, True, True]])
+    census = Census(np.array([0, 2, 2]), possible)
+    scores = scores_for(1, 1, 1, 2, 0)
+    scores[:, 2] = (-33.0, -27.0, -30.0)
+    labels = scores.argmax(axis=0)
+    settled = census.settle(scores, labels, np.full(5, NO_HAND), True)
+    assert settled.tolist() == [1, 1, UNKNOWN, 2, 0]  # not blue: one red too many, so "?"
+
+
 def test_a_kennel_hole_in_doubt_is_empty_once_its_seats_marbles_are_all_seen():
     # Holes 0-3 on the track, 4 a kennel hole of red's seat, 5 one of blue's (each holds its
     # own seat's marbles only). A blue marble is missing (under the hand at hole 3?): the
@@ -146,7 +159,7 @@ def test_with_the_seats_a_guess_doubt_is_not_resolved_by_the_count():
 @given(st.data())
 def test_census_never_exceeds_a_count_nor_resolves_a_hole_at_a_hand(data):
     """... and with a hand or card about, it only hides holes or reads them empty; a hole in
-    doubt at a foreign region stays in doubt."""
+    doubt at a foreign region stays in doubt; it never gives a hole a colour it cannot hold."""
     holes = data.draw(st.integers(1, 12))
     scores = np.array(data.draw(st.lists(st.floats(-20, 20), min_size=3 * holes,
                                          max_size=3 * holes))).reshape(3, holes)
@@ -164,6 +177,8 @@ def test_census_never_exceeds_a_count_nor_resolves_a_hole_at_a_hand(data):
     assert all((settled == colour).sum() <= 2 for colour in (1, 2))
     at_hand = doubt & (reach <= AT_REGION_MM)
     assert (settled[at_hand] == UNKNOWN).all()
+    given_now = np.flatnonzero((settled != labels) & (settled != UNKNOWN))
+    assert possible is None or possible[settled[given_now], given_now].all()
     if not nothing_over:
         changed = settled != labels
         assert np.isin(settled[changed], (UNKNOWN, 0)).all()
