@@ -7,8 +7,7 @@ them against the count, the way a player would ("that is a fifth white, one of t
 something else"):
 
 * **Too many of a colour**: the holes that like that colour least become ``"?"`` until the
-  count fits. One of them is certainly wrong. Such a hole that no hand or card reaches and
-  whose next likeliest class is the empty hole is empty.
+  count fits. One of them is certainly wrong.
 * **Nothing over the board**: when no hand or card is anywhere on the board
   (`vision.occlusion.nothing_over_board`), at most `MAX_DOUBT` holes are in doubt and none of
   them is at a foreign region, the most likely reading that has exactly each seat's count is
@@ -67,11 +66,6 @@ class Census:
             if exact is not None:
                 return exact
         settled = self._at_most(log_odds, labels)
-        # A hole hidden for a surplus colour that no hand or card reaches and that would
-        # otherwise be read empty is empty: its colour is the one too many, nothing covers it.
-        away = np.flatnonzero((settled == UNKNOWN) & (labels != UNKNOWN) & (reach > AT_REGION_MM))
-        runner_up = np.argsort(log_odds[:, away], axis=0)[-2]
-        settled[away[runner_up == 0]] = 0
         if not self.counted:
             return settled
         # A hole in doubt away from hands is empty when every marble it could hold is seen
