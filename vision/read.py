@@ -293,7 +293,7 @@ class BoardReader:
                 [0.0] + [float(m[0, :3].mean()) for m in self.prototypes.means[1:]])
             self.baseline = Baseline.learn(
                 self.grid, self.grid.sample(reference, fit.homography), features.ring,
-                around_kennels(self.grid, profile, np.isin(kennel_seats, playing)))
+                around_kennels(self.grid, centres, np.isin(kennel_seats, playing)))
             self.warnings = reference_warnings(profile, blind, self.baseline)
 
     def measure(self, image: np.ndarray) -> tuple[BoardFit, HoleFeatures]:
@@ -407,10 +407,9 @@ def blind_kennels(kennel_seats: np.ndarray, reference: HoleFeatures) -> list[int
             if blind[kennel_seats == seat].mean() >= BLIND_KENNEL_SHARE]
 
 
-def around_kennels(grid: SurfaceGrid, profile: BoardProfile, full: np.ndarray) -> np.ndarray:
-    """(M + N,) which of the bare board's sample points (`grid`'s, then the hole rings) lie
-    within `KENNEL_REACH_MM` of a ``full`` (N,) kennel hole."""
-    centres = np.array([(hole.x, hole.y) for hole in profile.holes])
+def around_kennels(grid: SurfaceGrid, centres: np.ndarray, full: np.ndarray) -> np.ndarray:
+    """(M + N,) which of the bare board's sample points (`grid`'s, then the rings around the
+    holes' ``centres`` (N, 2) mm) lie within `KENNEL_REACH_MM` of a ``full`` (N,) kennel hole."""
     samples = np.concatenate([grid.points_mm.reshape(-1, 2), centres])
     apart = np.linalg.norm(samples[:, None] - centres[full][None], axis=2)
     return np.asarray(apart.min(axis=1, initial=np.inf) <= KENNEL_REACH_MM)
