@@ -1,7 +1,7 @@
 """Train the reader's learned parts (`vision.match`, `vision.trust`) on rendered frames.
 
     .venv/bin/python bench/train_reader.py [--cases 4000] [--seeds 7 8 9] [--wide-drift 9]
-        [--hand-seeds 11] [--jobs 2] [--data /tmp/reader-data.pkl] [--keep-match]
+        [--hand-seeds 11] [--jobs 2] [--data /tmp/reader-data.pkl] [--keep-match | --keep-trust]
         [--match-seeds 7 9 11] [--trust-seeds 3 7 1 2] [--calibration-seeds 13 14]
 
 Renders benchmark-like cases (`bench/vision.py`'s positions and conditions, a third with
@@ -28,7 +28,9 @@ cases train, the other fifth says how well that went:
    The cases of the `--calibration-seeds` are all held out: more of them make that choice
    steadier (it turns on the few wrong colours under hands a network lets pass).
 
-`--keep-match` keeps the shipped match network and trains the trust network only.
+`--keep-match` keeps the shipped match network and trains the trust network only;
+`--keep-trust` keeps the shipped trust network (and its threshold) and trains the match network
+only, printing the held-out errors the two make together.
 
 Writes ``vision/models/hole_match.npz`` and ``hole_trust.npz`` (numpy, fixed seed).
 """
@@ -41,6 +43,7 @@ import itertools
 import os
 import pickle
 import sys
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import fields, replace
 from pathlib import Path
@@ -167,30 +170,55 @@ def cost(counts: dict[str, int], hidden_cost: float) -> float:
     return counts["false ?"] + counts["wrong"] + hidden_cost * counts["hidden wrong"]
 
 
+def errors(cases: list[dict], threshold: float) -> dict[str, int]:
+    """The errors of cases (each with the match network's ``scores``, the trust network's
+    ``logits``) read as the reader reads: holes below the threshold (or blind at a hand,
+    `blind_at_region`) are "?", then the census settles the counts."""
+    counts = dict.fromkeys(("false ?", "wrong", "hidden wrong"), 0)
+    for case in cases:
+        scores, under, evidence = case["scores"], case["under"], case["evidence"]
+        hidden = (case["logits"] < threshold) | blind_at_region(evidence)
+        labels = np.where(hidden, UNKNOWN, scores.argmax(axis=0))
+        labels = case["census"].settle(scores, labels, evidence.reach, evidence.nothing_over)
+        wrong = (labels != UNKNOWN) & (labels != case["truth"])
+        counts["false ?"] += int(((labels == UNKNOWN) & ~under).sum())
+        counts["wrong"] += int((wrong & ~under).sum())
+        counts["hidden wrong"] += int((wrong & under).sum())
+    return counts
+
+
 def choose_threshold(cases: list[dict], hidden_cost: float) -> tuple[float, dict[str, int]]:
-    """The threshold with the least `cost` over cases (each with the match network's
-    ``scores``, the trust network's ``logits``). Every case is read as the reader reads:
-    holes below the threshold (or blind at a hand, `blind_at_region`) are "?", then the census
-    settles the counts."""
+    """The threshold with the least `cost` of its `errors` over cases."""
     logits = np.concatenate([case["logits"] for case in cases])
     best: tuple[float, float, dict[str, int]] | None = None
     for threshold in np.quantile(logits, np.linspace(0.0, 0.1, 201)):
-        counts = dict.fromkeys(("false ?", "wrong", "hidden wrong"), 0)
-        for case in cases:
-            scores, under = case["scores"], case["under"]
-            hidden = (case["logits"] < threshold) | blind_at_region(case["evidence"])
-            labels = np.where(hidden, UNKNOWN, scores.argmax(axis=0))
-            evidence = case["evidence"]
-            labels = case["census"].settle(scores, labels, evidence.reach, evidence.nothing_over)
-            wrong = (labels != UNKNOWN) & (labels != case["truth"])
-            counts["false ?"] += int(((labels == UNKNOWN) & ~under).sum())
-            counts["wrong"] += int((wrong & ~under).sum())
-            counts["hidden wrong"] += int((wrong & under).sum())
+        counts = errors(cases, threshold)
         spent = cost(counts, hidden_cost)
         if best is None or spent < best[0]:
             best = (spent, float(threshold), counts)
     assert best is not None
     return best[1], best[2]
+
+
+def train_trust(learning: list[dict], matcher: Network, seeds: list[int],
+                report: Callable[[Network, str], Network]) -> Network:
+    """The mean of trust networks trained, one per seed, on the learning cases as the match
+    network scores them (with several seeds, `report` judges each alone)."""
+    evidences = [replace(r["evidence"], scores=match.class_scores(matcher, r["pairs"]))
+                 for r in learning]
+    rows = np.concatenate([e.matrix() for e in evidences])
+    right = np.concatenate([e.best == r["truth"] for e, r in zip(evidences, learning,
+                                                                 strict=True)])
+    under = np.concatenate([r["under"] for r in learning])
+    passable = right & (np.concatenate([r["cover"] for r in learning]) < LABEL_COVER)
+    del evidences
+    weight = np.where(under & ~right, 10.0, 1.0).astype(np.float32)
+    trusters = []
+    for seed in seeds:
+        trusters.append(train(trust.INPUTS, rows, passable, weight, seed))
+        if len(seeds) > 1:
+            report(trusters[-1], f"trust seed {seed} alone")
+    return Network.mean_of(trusters)
 
 
 def _current(record: dict) -> bool:
@@ -213,8 +241,11 @@ def main() -> int:
     parser.add_argument("--data", type=Path, help="raw readings: loaded if it exists, else kept")
     parser.add_argument("--hidden-cost", type=float, default=50.0)
     parser.add_argument("--out", type=Path, default=MODELS)
-    parser.add_argument("--keep-match", action="store_true",
-                        help="keep the shipped match network, train the trust network only")
+    keep = parser.add_mutually_exclusive_group()
+    keep.add_argument("--keep-match", action="store_true",
+                      help="keep the shipped match network, train the trust network only")
+    keep.add_argument("--keep-trust", action="store_true",
+                      help="keep the shipped trust network, train the match network only")
     parser.add_argument("--calibration-seeds", type=int, nargs="*", default=[], metavar="SEED",
                         help="seeds whose cases are all held out (only judge, never learnt)")
     parser.add_argument("--match-seeds", type=int, nargs="+", metavar="SEED",
@@ -269,15 +300,6 @@ def main() -> int:
         print(f"best class wrong on visible holes, {name}: Gaussian {total - gauss}, "
               f"match network {total - net} of {total}")
 
-    evidences = [replace(r["evidence"], scores=match.class_scores(matcher, r["pairs"]))
-                 for r in learning]
-    rows = np.concatenate([e.matrix() for e in evidences])
-    right = np.concatenate([e.best == r["truth"] for e, r in zip(evidences, learning,
-                                                                 strict=True)])
-    under = np.concatenate([r["under"] for r in learning])
-    passable = right & (np.concatenate([r["cover"] for r in learning]) < LABEL_COVER)
-    del evidences
-    weight = np.where(under & ~right, 10.0, 1.0).astype(np.float32)
     held_rows = []
     for record in held_out:
         record["scores"] = match.class_scores(matcher, record["pairs"])
@@ -285,27 +307,30 @@ def main() -> int:
     visible = sum(int((~r["under"]).sum()) for r in held_out)
     hidden = sum(int(r["under"].sum()) for r in held_out)
 
-    def judged(truster: Network, name: str) -> Network:
-        """The network with the threshold of least held-out cost (its figures printed)."""
+    def report(truster: Network, name: str, threshold: float | None = None) -> Network:
+        """The network with the given threshold, or else the one of least held-out cost,
+        and its held-out figures printed."""
         for record, held_row in zip(held_out, held_rows, strict=True):
             record["logits"] = truster.logits(held_row)
-        threshold, counts = choose_threshold(held_out, args.hidden_cost)
+        if threshold is None:
+            threshold, counts = choose_threshold(held_out, args.hidden_cost)
+        else:
+            counts = errors(held_out, threshold)
         print(f"held out, {name}: threshold {threshold:.3f}: {counts} of {visible} visible, "
               f"{hidden} under hands (cost {cost(counts, args.hidden_cost):g})", flush=True)
         return replace(truster, threshold=threshold)
 
-    seeds = args.trust_seeds or args.seeds[:1]
-    trusters = []
-    for seed in seeds:
-        trusters.append(train(trust.INPUTS, rows, passable, weight, seed))
-        if len(seeds) > 1:
-            judged(trusters[-1], f"trust seed {seed} alone")
-    name = "trust seed" + ("s " if len(seeds) > 1 else " ") + " ".join(map(str, seeds))
+    if args.keep_trust:
+        shipped = Network.load(MODELS / "hole_trust.npz", trust.INPUTS)
+        truster = report(shipped, "shipped trust network", shipped.threshold)
+    else:
+        seeds = args.trust_seeds or args.seeds[:1]
+        name = "trust seed" + ("s " if len(seeds) > 1 else " ") + " ".join(map(str, seeds))
+        truster = report(train_trust(learning, matcher, seeds, report), name)
     matcher.save(args.out / "hole_match.npz")
-    judged(Network.mean_of(trusters), name).save(args.out / "hole_trust.npz")
+    truster.save(args.out / "hole_trust.npz")
     print(f"wrote {args.out / 'hole_match.npz'} and {args.out / 'hole_trust.npz'}")
     return 0
-
 
 if __name__ == "__main__":
     raise SystemExit(main())

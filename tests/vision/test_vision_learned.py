@@ -111,6 +111,16 @@ def test_training_runs_end_to_end_and_writes_loadable_networks(tmp_path):
     for (kept_w, kept_b), (shipped_w, shipped_b) in zip(kept.layers, shipped.layers, strict=True):
         assert np.array_equal(kept_w, shipped_w) and np.array_equal(kept_b, shipped_b)
     Network.load(tmp_path / "trust" / "hole_trust.npz", trust.INPUTS)
+    # The match network only: the shipped trust network is kept with its threshold.
+    result = subprocess.run([*command, "--out", str(tmp_path / "match"), "--keep-trust"],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    shipped = Network.load(MODELS / "hole_trust.npz", trust.INPUTS)
+    assert f"held out, shipped trust network: threshold {shipped.threshold:.3f}" in result.stdout
+    kept = Network.load(tmp_path / "match" / "hole_trust.npz", trust.INPUTS)
+    assert kept.threshold == shipped.threshold
+    for (kept_w, _), (shipped_w, _) in zip(kept.layers, shipped.layers, strict=True):
+        assert np.array_equal(kept_w, shipped_w)
     # Readings kept by an older reader (an evidence field missing) are refused, not misread.
     object.__delattr__(records[0]["evidence"], "levels")
     (tmp_path / "data.pkl").write_bytes(pickle.dumps(records))
