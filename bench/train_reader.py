@@ -155,7 +155,8 @@ def _gradients(params: list[np.ndarray], x: np.ndarray, y: np.ndarray,
     for i in range(0, len(params) - 2, 2):
         activations.append(np.maximum(activations[-1] @ params[i] + params[i + 1], 0.0))
     logit = (activations[-1] @ params[-2] + params[-1])[:, 0]
-    delta = ((1 / (1 + np.exp(-logit)) - y) * weight / weight.sum())[:, None]
+    with np.errstate(over="ignore"):  # a very confident "no": exp overflows, the sigmoid is 0
+        delta = ((1 / (1 + np.exp(-logit)) - y) * weight / weight.sum())[:, None]
     grads: list[np.ndarray] = []
     for i in range(len(params) - 2, -1, -2):
         grads[:0] = [activations[i // 2].T @ delta, delta.sum(axis=0)]

@@ -14,7 +14,9 @@ something else"):
   taken (never giving a hole a colour it cannot hold), as long as no hole is overruled by more
   than `MAX_COST` log-odds. The holes in doubt hold the marbles nobody else shows. (More holes
   in doubt with nothing found over the board are mostly a hand the occlusion test missed: not
-  resolved.)
+  resolved.) When more holes than the count needs would take a change almost equally well
+  (within `AMBIGUOUS` log-odds: "the missing black is one of these two"), picking one would be
+  a guess: they all become ``"?"``.
 * **Every marble it could hold seen, a hand about**: a hole in doubt that no hand or card
   reaches is empty when every marble it could hold is already in another hole: all marbles
   for a track hole, its own seat's for a kennel or home hole (they hold no other).
@@ -36,6 +38,7 @@ from vision.trust import AT_REGION_MM  # a hole this close to a hand or card: ne
 UNKNOWN = -1  # label of a hole in doubt
 MAX_COST = 8.0  # most log-odds the census may overrule one hole's best class by
 MAX_DOUBT = 2  # most holes in doubt the count may resolve when nothing is over the board
+AMBIGUOUS = 1.5  # log-odds within which two holes are equally good homes for a change
 
 
 @dataclass(frozen=True)
@@ -96,15 +99,18 @@ class Census:
 
     def _exact(self, log_odds: np.ndarray) -> np.ndarray | None:
         """The best reading with exactly each colour's count, by cheapest single changes, or
-        None when a change would cost more than `MAX_COST` or the count cannot be met."""
+        None when a change would cost more than `MAX_COST` or the count cannot be met. Holes
+        that would take a change `AMBIGUOUS`ly (more of them than it needs) are `UNKNOWN`."""
         holdable = log_odds if self.possible is None else np.where(self.possible, log_odds, -np.inf)
         labels = holdable.argmax(axis=0)
         holes = np.arange(labels.size)
+        ambiguous = np.zeros(labels.size, bool)
         for _ in range(labels.size + int(self.capacity[1:].sum())):
             counts = self._counts(labels)
             over = np.flatnonzero(counts > self.capacity[1:]) + 1
             under = np.flatnonzero(counts < self.capacity[1:]) + 1
             if not over.size and not under.size:
+                labels[ambiguous] = UNKNOWN
                 return labels
             # A surplus marble may be an empty hole or a missing colour; an empty hole may be a
             # missing colour. Cost (C, N): what giving a hole that class loses against now.
@@ -121,6 +127,14 @@ class Census:
             colour, hole = np.unravel_index(np.argmin(cost), cost.shape)
             if cost[colour, hole] > MAX_COST:
                 return None
+            rivals = cost[colour] <= cost[colour, hole] + AMBIGUOUS
+            if colour:  # a missing marble: as many holes take it as are missing
+                needed = self.capacity[colour] - counts[colour - 1]
+            else:  # a surplus marble: as many holes of that colour give it up as are too many
+                rivals &= labels == labels[hole]
+                needed = counts[labels[hole] - 1] - self.capacity[labels[hole]]
+            if rivals.sum() > needed:
+                ambiguous |= rivals
             labels[hole] = colour
         return None
 

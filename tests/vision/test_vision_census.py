@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.vision.conftest import rendered_start
-from vision.census import AT_REGION_MM, MAX_COST, MAX_DOUBT, UNKNOWN, Census
+from vision.census import AMBIGUOUS, AT_REGION_MM, MAX_COST, MAX_DOUBT, UNKNOWN, Census
 from vision.read import BoardReader
 from vision.render import RenderConditions, render, start_occupancy
 
@@ -53,6 +53,26 @@ def test_a_marble_read_as_empty_is_found_when_the_count_says_so():
     scores[2, 4] = 6.0  # the likeliest empty hole to be the missing blue
     labels = scores.argmax(axis=0)
     assert TWO_EACH.settle(scores, labels, np.full(5, NO_HAND), True).tolist() == [1, 1, 2, 0, 2]
+
+
+def test_the_count_does_not_guess_between_two_equally_likely_homes_of_a_missing_marble():
+    # Seed 2024638 (black marbles in a very dark frame): a kennel marble read empty, and the
+    # count put the missing black into an empty track hole that looked a little blacker.
+    scores = scores_for(1, 1, 2, 0, 0)
+    scores[2, 3], scores[2, 4] = 6.0, 6.0 + AMBIGUOUS - 0.1  # either could be the second blue
+    labels = scores.argmax(axis=0)
+    settled = TWO_EACH.settle(scores, labels, np.full(5, NO_HAND), True)
+    assert settled.tolist() == [1, 1, 2, UNKNOWN, UNKNOWN]
+    scores[2, 4] = 6.0 + AMBIGUOUS + 0.1  # hole 4 clearly the likelier
+    settled = TWO_EACH.settle(scores, labels, np.full(5, NO_HAND), True)
+    assert settled.tolist() == [1, 1, 2, 0, 2]
+
+
+def test_a_colour_read_too_often_keeps_the_holes_it_is_unsure_of_in_doubt():
+    scores = scores_for(1, 1, 1, 2, 2)
+    scores[0, 1], scores[0, 2] = 11.0, 11.5  # holes 1 and 2: red, barely before empty
+    settled = TWO_EACH.settle(scores, scores.argmax(axis=0), np.full(5, NO_HAND), True)
+    assert settled.tolist() == [1, UNKNOWN, UNKNOWN, 2, 2]
 
 
 def test_a_colour_read_twice_too_often_gives_way_to_the_missing_one():
