@@ -333,5 +333,6 @@ def main() -> int:
     print(f"wrote {args.out / 'hole_match.npz'} and {args.out / 'hole_trust.npz'}")
     return 0
 
+
 if __name__ == "__main__":
     raise SystemExit(main())
