@@ -40,7 +40,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from hw import BoardProfile, load_profile
-from vision.read import BoardReader
+from vision.reader.board_reader import BoardReader
 from vision.render import RenderConditions, random_conditions, render, start_occupancy
 
 

@@ -1,9 +1,10 @@
 """Camera → board reading: which marble sits in which hole.
 
-``sources`` (frame sources), ``locate`` (markers → homography), ``holes`` (where to look around
-each hole), ``read`` (hole classes; with ``features``, ``match``, ``trust``, ``seats`` and
-``census``), ``occlusion`` (hands and objects over the board), ``stabilize`` (only settled
-readings count), ``markers`` (printable marker sheet), ``debug`` (the reading drawn on the
-frame), ``render`` (synthetic frames), ``cli`` (the commands). Knows board profiles and
-images, nothing of the rules. Importing this package imports no OpenCV.
+The camera plumbing and the public entry points sit at the top: ``sources`` (frame sources),
+``locate`` (markers → homography), ``stabilize`` (only settled readings count), ``markers``
+(printable marker sheet), ``debug`` (the reading drawn on the frame) and ``cli`` (the
+commands). ``reader`` classifies every hole of one frame (`vision.reader.BoardReader`);
+``render`` makes photo-like synthetic frames of a board (tests, benchmark, simulator).
+Knows board profiles and images, nothing of the rules. Importing this package imports no
+OpenCV.
 """

@@ -68,7 +68,7 @@ def _load_board(name: str) -> Any:
 
 def _make_reader(args: argparse.Namespace) -> Any:
     from vision.locate import LocateError
-    from vision.read import BoardReader, ReadError
+    from vision.reader.board_reader import BoardReader, ReadError
     from vision.sources import SourceError, read_image
 
     profile = _load_board(args.board)
@@ -135,7 +135,7 @@ def run_read(args: argparse.Namespace) -> int:
 def run_watch(args: argparse.Namespace) -> int:
     """`vision watch SOURCE`: one JSON line per stable reading until Ctrl-C or the end."""
     from vision.locate import LocateError
-    from vision.read import frame_motion
+    from vision.reader.board_reader import frame_motion
     from vision.sources import SourceError, open_source
     from vision.stabilize import Observation, Stabilizer
 

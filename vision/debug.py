@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 
 from vision.locate import marker_corners_mm
-from vision.read import UNKNOWN, BoardReader, HoleReading
+from vision.reader.board_reader import UNKNOWN, BoardReader, HoleReading
 
 CLASS_BGR = {
     "red": (0, 0, 255), "yellow": (0, 220, 255), "green": (0, 200, 0), "blue": (255, 80, 0),

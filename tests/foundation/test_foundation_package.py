@@ -15,8 +15,8 @@ pytestmark = pytest.mark.slow
 
 DATA = ["hw/boards/brandi-4.json", "hw/boards/brandi-6.json",
         "companion/web/templates/board.html", "companion/web/static/board.js",
-        "companion/web/static/style.css", "vision/models/hole_match.npz",
-        "vision/models/hole_trust.npz"]
+        "companion/web/static/style.css", "vision/reader/models/hole_match.npz",
+        "vision/reader/models/hole_trust.npz"]
 
 
 @pytest.fixture(scope="module")

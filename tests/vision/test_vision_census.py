@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.vision.conftest import rendered_start
-from vision.census import AMBIGUOUS, AT_REGION_MM, MAX_COST, MAX_DOUBT, UNKNOWN, Census
-from vision.read import BoardReader
+from vision.reader.board_reader import BoardReader
+from vision.reader.census import AMBIGUOUS, AT_REGION_MM, MAX_COST, MAX_DOUBT, UNKNOWN, Census
 from vision.render import RenderConditions, render, start_occupancy
 
 NO_HAND = np.inf
@@ -140,7 +140,7 @@ def test_every_marble_seen_clears_doubt_away_from_hands_but_not_at_them():
 def test_the_count_never_gives_a_hole_a_colour_it_cannot_hold():
     # Hole 2 is a home hole of red's seat: red or empty only. It looks like nothing it can
     # hold (a blue marble put there against the rules), red barely before the impossible blue
-    # (`vision.match.IMPOSSIBLE_SCORE`); blue is one marble short, red one too many.
+    # (`vision.reader.match.IMPOSSIBLE_SCORE`); blue is one marble short, red one too many.
     possible = np.array([[True] * 5, [True] * 5, [True, True, False, True, True]])
     census = Census(np.array([0, 2, 2]), possible)
     scores = scores_for(1, 1, 1, 2, 0)

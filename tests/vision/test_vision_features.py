@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.features import SECTORS, HoleFeatures, brightness, length, medians
-from vision.holes import BAND_OFFSETS, DISC_OFFSETS, RIM_OFFSETS, RING_OFFSETS, HoleSamples
+from vision.reader.features import SECTORS, HoleFeatures, brightness, length, medians
+from vision.reader.holes import BAND_OFFSETS, DISC_OFFSETS, RIM_OFFSETS, RING_OFFSETS, HoleSamples
 
 
 def _samples(rng: np.random.Generator, holes: int = 5) -> HoleSamples:

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from tests.vision.conftest import REPO_ROOT, rendered_start, some_position
-from vision import match, trust
-from vision.network import MODELS, Network
-from vision.read import BoardReader, Learned
+from vision.reader import match, trust
+from vision.reader.board_reader import BoardReader, Learned
+from vision.reader.network import MODELS, Network
 from vision.render import OCCLUDED_SHARE, RenderConditions, render
 
 
@@ -82,7 +82,7 @@ def test_raw_reading_reports_every_holes_best_class(brandi4):
 
 @pytest.mark.slow
 def test_training_runs_end_to_end_and_writes_loadable_networks(tmp_path):
-    command = [sys.executable, str(REPO_ROOT / "bench" / "train_reader.py"), "--cases", "10",
+    command = [sys.executable, str(REPO_ROOT / "vision" / "reader" / "train.py"), "--cases", "10",
                "--jobs", "1", "--data", str(tmp_path / "data.pkl"), "--seeds", "9"]
     result = subprocess.run([*command, "--out", str(tmp_path / "both"),
                              "--match-seeds", "1", "2"],

@@ -1,4 +1,4 @@
-"""Foreign regions (`vision.occlusion`): hands and cards found, light and shadows not."""
+"""Foreign regions (`vision.reader.occlusion`): hands and cards found, light and shadows not."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from tests.vision.conftest import some_position
-from vision.occlusion import (
+from vision.reader.board_reader import BoardReader
+from vision.reader.occlusion import (
     AVERAGE_MM,
     GRID_CELLS,
     GRID_MM,
@@ -17,7 +18,6 @@ from vision.occlusion import (
     nothing_over_board,
     region_share,
 )
-from vision.read import BoardReader
 from vision.render import RenderConditions, render, start_occupancy
 
 # A dim evening on wood with two dark hands over the board: a benchmark case (bench/vision.py,

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from tests.vision.conftest import rendered_start, some_position
-from vision.match import possible_classes
-from vision.read import BoardReader, ReadError
+from vision.reader.board_reader import BoardReader, ReadError
+from vision.reader.match import possible_classes
 from vision.render import RenderConditions, random_conditions, render, start_occupancy
 
 

@@ -21,7 +21,7 @@ from vision.render import (
     render,
     start_occupancy,
 )
-from vision.render_camera import apply_homography
+from vision.render.camera import apply_homography
 
 SMALL = RenderConditions(width=640, height=480)
 

@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 
 from hw import load_profile
-from vision.features import HoleFeatures
-from vision.holes import HoleSampler
 from vision.locate import Locator
-from vision.read import BoardReader
+from vision.reader.board_reader import BoardReader
+from vision.reader.features import HoleFeatures
+from vision.reader.holes import HoleSampler
+from vision.reader.seats import playing_seats
 from vision.render import RenderConditions, render, start_occupancy
-from vision.seats import playing_seats
 
 DIM = {"light_level": 0.4, "noise_sigma": 3.0, "blur_sigma": 0.7, "jpeg_quality": 70}
 

@@ -7,9 +7,9 @@ import cv2
 import numpy as np
 
 from tests.vision.conftest import rendered_start
-from vision.holes import HoleSampler
 from vision.locate import Locator
-from vision.occlusion import SHRINK, SHRINK_HALVINGS, SurfaceGrid, _row_medians
+from vision.reader.holes import HoleSampler
+from vision.reader.occlusion import SHRINK, SHRINK_HALVINGS, SurfaceGrid, _row_medians
 
 
 def _plain_surface(grid: SurfaceGrid, image: np.ndarray, homography: np.ndarray) -> np.ndarray:

@@ -1,7 +1,7 @@
 """A small fully connected network (ReLU hidden layers, one logit out) in plain numpy.
 
-The reader's learned parts (`vision.match`, `vision.trust`) are such networks. They are
-trained by `bench/train_reader.py` on rendered frames and shipped as ``.npz`` files next to
+The reader's learned parts (`match`, `trust`) are such networks. They are
+trained by `vision/reader/train.py` on rendered frames and shipped as ``.npz`` files next to
 this module (``models/``): weights, the input scaling, the names of the inputs they were
 trained on (a mismatch is an error, not a silent misreading) and a decision threshold. Several
 networks trained alike from different random starts can ship as one (`Network.mean_of`).

@@ -5,10 +5,10 @@ fits its best class and how clearly it beats the runner-up; how far the nearest 
 is and how much of the board around the hole it covers; whether the hole and the board around
 it changed since the reference frame in a way light does not explain, and how far around the
 hole; how dark the hole is and how noisy the frame; how strange its neighbours look. A small
-network (`vision.network`, ``models/hole_trust.npz``: the mean of four trained alike) turns
+network (`network`, ``models/hole_trust.npz``: the mean of four trained alike) turns
 that into the log-odds that the best class may be reported: that it is right and less than
 half of the marble is covered by a hand or card. Holes below the network's threshold are
-reported as unknown. The threshold was chosen in training (`bench/train_reader.py`) so that a
+reported as unknown. The threshold was chosen in training (`vision/reader/train.py`) so that a
 definite wrong colour under a hand costs as much as 50 false unknowns.
 """
 
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.features import brightness, length, medians
+from vision.reader.features import brightness, length, medians
 
 REACH_CAP_MM = 100.0  # farther from a foreign region than this counts as far
 STRANGE = 4.5  # scaled distance to every class beyond which a hole looks like nothing known
@@ -53,7 +53,7 @@ class HoleEvidence:
     network's logits (the best class has the highest), ``class_brightness`` (C,) mean log ratio
     of each class to the board (0 for empty), ``reach`` (N,) mm to the nearest foreign region,
     ``nothing_over`` whether those are all strays, no hand or card
-    (`vision.occlusion.nothing_over_board`), ``ring_changed`` and ``flat`` (N,) bool,
+    (`occlusion.nothing_over_board`), ``ring_changed`` and ``flat`` (N,) bool,
     ``unevenness`` (N,), ``ring_clipped`` and ``centre_clipped`` (N, 3) bool, ``kinds`` (N, 3)
     one-hot track/home/kennel, ``adjacent`` and ``around`` (N, N) bool neighbourhoods,
     ``ring_delta`` and ``centre_delta`` (N, 3) log colour change of the ring and centre since
@@ -62,7 +62,7 @@ class HoleEvidence:
     ``texture_change`` (N,) the change of the ring's relative brightness spread, ``sectors``
     (10, N) how unevenly ring and rim changed (`HoleFeatures.sector_change`), ``region_share``
     (N,) how much of the board around each hole a foreign region covers
-    (`vision.occlusion.region_share`), ``noise`` the frame's noise in 8-bit levels, ``levels``
+    (`occlusion.region_share`), ``noise`` the frame's noise in 8-bit levels, ``levels``
     (N, 2) the log brightness of ring and centre (how dark the spot is: the noise weighs more
     there).
     """

@@ -7,7 +7,7 @@ import math
 import cv2
 import numpy as np
 
-from vision.render_camera import Camera
+from vision.render.camera import Camera
 
 HAND_HEIGHT_MM = 90.0  # how far above the board a hand hovers
 _SKIN_BGR = ((150, 172, 228), (120, 150, 210), (96, 128, 186), (70, 98, 150), (48, 66, 104))

@@ -1,6 +1,6 @@
 """What the reader measures at every hole: the colour of its centre and of the board around it.
 
-Robust statistics of the sampled pixels (`vision.holes`): the centre's colour below the median
+Robust statistics of the sampled pixels (`holes`): the centre's colour below the median
 (a glass highlight is small and bright), the ring's upper quartile (the marble's own shadow and
 rim darken part of it), how uneven the centre is, which channels are overexposed, and the
 hole's radial brightness profile (a milky marble is bright inside a grey rim, a dimple dark
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.holes import BAND_OFFSETS, RIM_OFFSETS, RING_OFFSETS, HoleSamples
+from vision.reader.holes import BAND_OFFSETS, RIM_OFFSETS, RING_OFFSETS, HoleSamples
 
 FLAT_LIMIT = 0.12  # log colour difference centre/ring below which a hole looks covered
 FLAT_UNEVENNESS = 0.08  # and brightness spread below which its centre is featureless

@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from vision.render_board import MATERIALS, board_canvas, smooth_noise
-from vision.render_camera import Camera, pose_camera
-from vision.render_hands import cast_shadow, covered_share, draw_card, draw_hand
-from vision.render_light import Glare, Lighting, develop, light_field
-from vision.render_marbles import MARBLE_BGR, draw_marble, light_vector, resting_height_mm
+from vision.render.board import MATERIALS, board_canvas, smooth_noise
+from vision.render.camera import Camera, pose_camera
+from vision.render.hands import cast_shadow, covered_share, draw_card, draw_hand
+from vision.render.light import Glare, Lighting, develop, light_field
+from vision.render.marbles import MARBLE_BGR, draw_marble, light_vector, resting_height_mm
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence

@@ -1,6 +1,6 @@
 """Which class a hole shows: every (class, hole) pair scored by a small learned network.
 
-The Gaussian distances of `vision.read.Prototypes` say how far a hole's colour ratios lie from
+The Gaussian distances of `board_reader.Prototypes` say how far a hole's colour ratios lie from
 each learnt class. They lose what they cannot model: an overexposed ring that leaves only a
 bound, a dark marble in dim light that noise pulls toward black, the absolute colour of the
 hole compared with how that class looked in the reference frame. The match network gets, per
@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.features import CLIPPED_LOG, HoleFeatures, length
-from vision.network import Network
+from vision.reader.features import CLIPPED_LOG, HoleFeatures, length
+from vision.reader.network import Network
 
 INPUTS = (
     "residual b", "residual g", "residual r", "residual unevenness", "distance",

@@ -6,7 +6,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from vision.render_board import apply_sprite
+from vision.render.board import apply_sprite
 
 # Body colour of each marble, BGR, as the glass looks over a light board in white light.
 MARBLE_BGR = {

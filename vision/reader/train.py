@@ -1,6 +1,6 @@
-"""Train the reader's learned parts (`vision.match`, `vision.trust`) on rendered frames.
+"""Train the reader's learned parts (`match`, `trust`) on rendered frames.
 
-    .venv/bin/python bench/train_reader.py [--cases 4000] [--seeds 7 8 9] [--wide-drift 9]
+    .venv/bin/python vision/reader/train.py [--cases 4000] [--seeds 7 8 9] [--wide-drift 9]
         [--hand-seeds 11] [--jobs 2] [--data /tmp/reader-data.pkl] [--keep-match | --keep-trust]
         [--match-seeds 7 9 11] [--trust-seeds 3 7 1 2] [--calibration-seeds 13 14]
 
@@ -23,7 +23,7 @@ cases train, the other fifth says how well that went:
    random starts differ about as much as a new input does: `--trust-seeds` trains one per
    seed, and their mean logit (`Network.mean_of`) is the trust network. Its threshold is the
    one with the fewest errors on the held-out fifth, each case read as the reader does
-   (threshold and `vision.read.blind_at_region`, then `vision.census`), when a definite wrong
+   (threshold and `board_reader.blind_at_region`, then `census`), when a definite wrong
    colour under a hand costs `--hidden-cost` ordinary errors (a visible hole wrong or "?").
    The cases of the `--calibration-seeds` are all held out: more of them make that choice
    steadier (it turns on the few wrong colours under hands a network lets pass).
@@ -55,14 +55,14 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import cv2
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from hw import load_profile  # noqa: E402
-from vision import match, trust  # noqa: E402
-from vision.census import UNKNOWN, Census  # noqa: E402
-from vision.network import MODELS, Network  # noqa: E402
-from vision.read import BoardReader, Learned, blind_at_region  # noqa: E402
+from vision.reader import match, trust  # noqa: E402
+from vision.reader.board_reader import BoardReader, Learned, blind_at_region  # noqa: E402
+from vision.reader.census import UNKNOWN, Census  # noqa: E402
+from vision.reader.network import MODELS, Network  # noqa: E402
 from vision.render import RenderConditions  # noqa: E402
 
 _spec = importlib.util.spec_from_file_location("bench_vision", ROOT / "bench" / "vision.py")

@@ -14,10 +14,10 @@ falling on that spot (level, colour temperature, a shadow across the board) canc
 Seat colours are learnt from a *reference* frame taken at the start of a game (every marble in
 its kennel, the track and homes empty): each kennel gives its seat's colour, each empty hole
 its own empty look, and the Gaussian distance of every hole to every class follows. With the
-reference, two small learned networks decide: `vision.match` ranks each hole's classes,
-`vision.trust` says whether the best may be reported or the hole is ``"?"`` (a hand, a card,
-doubt; `vision.occlusion` finds where the bare board changed), and `vision.census` checks the
-result against each seat's marble count (`vision.seats` says which seats play). Without a
+reference, two small learned networks decide: `match` ranks each hole's classes,
+`trust` says whether the best may be reported or the hole is ``"?"`` (a hand, a card,
+doubt; `occlusion` finds where the bare board changed), and `census` checks the
+result against each seat's marble count (`seats` says which seats play). Without a
 reference the reader falls back to default colour prototypes, takes the empty look from the
 track itself (most track holes are empty in any game) and hides holes by hand-made rules:
 less robust, documented in docs/vision.md.
@@ -32,24 +32,30 @@ from functools import cache
 import numpy as np
 
 from hw import BoardProfile
-from vision.census import UNKNOWN as CENSUS_UNKNOWN
-from vision.census import Census
-from vision.features import HoleFeatures, brightness, medians
-from vision.holes import HoleSampler
 from vision.locate import BoardFit, Locator
-from vision.match import INPUTS as MATCH_INPUTS
-from vision.match import PairEvidence, class_centres, class_scores, look_changes, possible_classes
-from vision.network import MODELS, Network
-from vision.occlusion import (
+from vision.reader.census import UNKNOWN as CENSUS_UNKNOWN
+from vision.reader.census import Census
+from vision.reader.features import HoleFeatures, brightness, medians
+from vision.reader.holes import HoleSampler
+from vision.reader.match import INPUTS as MATCH_INPUTS
+from vision.reader.match import (
+    PairEvidence,
+    class_centres,
+    class_scores,
+    look_changes,
+    possible_classes,
+)
+from vision.reader.network import MODELS, Network
+from vision.reader.occlusion import (
     Baseline,
     SurfaceGrid,
     nothing_over_board,
     region_distance,
     region_share,
 )
-from vision.seats import playing_seats
-from vision.trust import AT_REGION_MM, HoleEvidence
-from vision.trust import INPUTS as TRUST_INPUTS
+from vision.reader.seats import playing_seats
+from vision.reader.trust import AT_REGION_MM, HoleEvidence
+from vision.reader.trust import INPUTS as TRUST_INPUTS
 
 EMPTY = None
 UNKNOWN = "?"
@@ -146,7 +152,7 @@ def learn_prototypes(profile: BoardProfile, features: HoleFeatures,
 
     Kennel ``K<p>.*`` shows seat p's colour (named ``profile.default_colors[p]``). The seats
     that play are `seats` when told, else decided from the frame: a seat whose kennel looks
-    like empty holes is left out (`vision.seats`). Track and home holes must be empty; each
+    like empty holes is left out (`seats`). Track and home holes must be empty; each
     gives its own empty look, kennels take the plain track's.
     """
     paint = paint_offsets(profile, features.ring)
@@ -220,8 +226,8 @@ class HoleReading:
 
 @dataclass(frozen=True)
 class Learned:
-    """The reader's learned parts: the network ranking each hole's classes (`vision.match`)
-    and the one deciding whether to trust the best (`vision.trust`). Without them, the
+    """The reader's learned parts: the network ranking each hole's classes (`match`)
+    and the one deciding whether to trust the best (`trust`). Without them, the
     Gaussian distances rank and every hole's best class is reported (raw, for training)."""
 
     match: Network | None

@@ -9,7 +9,7 @@ colour in a known direction. Points whose colour changed beyond that (and beyond
 own noise, at single points and averaged over the points around them), or that became darker
 than any shadow, are *foreign*; foreign regions large enough to be a finger or a card count.
 Each hole's distance to them is part of the evidence on which the reader's trust network
-decides (`vision.trust`).
+decides (`trust`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from hw import BoardProfile
-from vision.features import LOG_OFFSET
+from vision.reader.features import LOG_OFFSET
 
 GRID_MM = 5.0  # spacing of the surface sample points (at least)
 GRID_CELLS = 100.0  # and at least the board's larger side over this

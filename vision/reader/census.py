@@ -2,14 +2,14 @@
 
 A Dog game never adds or removes marbles: every seat's marbles are in its kennel, on the track or
 in its home, and the reference frame counted them (one per kennel hole of each seat that plays,
-`vision.seats`). The reader's per-hole decisions know nothing of each other; the census checks
+`seats`). The reader's per-hole decisions know nothing of each other; the census checks
 them against the count, the way a player would ("that is a fifth white, one of them must be
 something else"):
 
 * **Too many of a colour**: the holes that like that colour least become ``"?"`` until the
   count fits. One of them is certainly wrong.
 * **Nothing over the board**: when no hand or card is anywhere on the board
-  (`vision.occlusion.nothing_over_board`), at most `MAX_DOUBT` holes are in doubt and none of
+  (`occlusion.nothing_over_board`), at most `MAX_DOUBT` holes are in doubt and none of
   them is at a foreign region, the most likely reading that has exactly each seat's count is
   taken (never giving a hole a colour it cannot hold), as long as no hole is overruled by more
   than `MAX_COST` log-odds. The holes in doubt hold the marbles nobody else shows. (More holes
@@ -24,7 +24,7 @@ something else"):
 
 The last two rely on the seats: a playing seat taken for empty would make them wrong. When a
 kennel of the reference frame is overexposed (its marbles look like the board, so whether its
-seat plays is a guess: `vision.read.blind_kennels`) they do not run (``counted`` False).
+seat plays is a guess: `board_reader.blind_kennels`) they do not run (``counted`` False).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.trust import AT_REGION_MM  # a hole this close to a hand or card: never resolved
+from vision.reader.trust import AT_REGION_MM  # a hole this close to a hand or card: never resolved
 
 UNKNOWN = -1  # label of a hole in doubt
 MAX_COST = 8.0  # most log-odds the census may overrule one hole's best class by
@@ -45,7 +45,7 @@ AMBIGUOUS = 1.5  # log-odds within which two holes are equally good homes for a 
 class Census:
     """How many marbles each class has: ``capacity`` (C,), class 0 the empty hole (any
     number); ``possible`` (C, N) which classes each hole can hold
-    (`vision.match.possible_classes`; None: any class); ``counted`` whether the seats that
+    (`match.possible_classes`; None: any class); ``counted`` whether the seats that
     play are known for sure (else only the rules for a colour read too often run)."""
 
     capacity: np.ndarray

@@ -25,8 +25,8 @@ from __future__ import annotations
 import numpy as np
 
 from hw import BoardProfile
-from vision.features import LOG_OFFSET, SECTORS, HoleFeatures, brightness
-from vision.holes import DISC_OFFSETS, RIM_OFFSETS, RING_OFFSETS
+from vision.reader.features import LOG_OFFSET, SECTORS, HoleFeatures, brightness
+from vision.reader.holes import DISC_OFFSETS, RIM_OFFSETS, RING_OFFSETS
 
 PLAYING_EVIDENCE = 2.95  # evidence of a kennel's holes (`seat_evidence`) above which it plays
 SIMILAR_LIGHT = 16  # plain track holes that show what an empty hole looks like in its light
