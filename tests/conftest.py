@@ -11,6 +11,8 @@ from hw import BoardProfile, load_profile
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
+"""The specification folder beside the checkout (CI has it, a user's clone does not): tests
+that compare with it skip with a reason when it is absent."""
 
 # As in the companion (companion/cli.py): one BLAS thread; xdist already fills the cores.
 for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):

