@@ -27,7 +27,7 @@ import sys
 import time
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 # One core: also for numpy's BLAS (set before numpy loads; its threads only slow small arrays).
@@ -41,40 +41,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from hw import BoardProfile, load_profile
 from vision.reader.board_reader import BoardReader
-from vision.render import RenderConditions, random_conditions, render, start_occupancy
-
-
-def game_position(profile: BoardProfile, rng: np.random.Generator) -> dict[str, str | None]:
-    """A realistic mid-game occupancy: each seat's four marbles in kennel, track or home."""
-    occupancy: dict[str, str | None] = {hole.id: None for hole in profile.holes}
-    free_track = [h.id for h in profile.holes if h.kind == "track"]
-    rng.shuffle(free_track)
-    for seat in range(profile.seats):
-        colour = profile.default_colors[seat]
-        kennel = [h.id for h in profile.holes if h.kind == "kennel" and h.seat == seat]
-        home = [h.id for h in profile.holes if h.kind == "home" and h.seat == seat]
-        on_track = int(rng.integers(0, 5))
-        in_home = int(rng.integers(0, 5 - on_track))
-        for hole_id in rng.choice(home, in_home, replace=False):
-            occupancy[str(hole_id)] = colour
-        for _ in range(on_track):
-            occupancy[free_track.pop()] = colour
-        for hole_id in kennel[:4 - on_track - in_home]:
-            occupancy[hole_id] = colour
-    return occupancy
-
-
-def related_conditions(test: RenderConditions, rng: np.random.Generator) -> RenderConditions:
-    """The start-of-game frame: same board, camera and lamps (so the same glare spots on the
-    board), no hands; the light level and colour somewhat different, the shadow kept or not."""
-    return replace(
-        test, hands=0, cards=0,
-        light_level=float(np.clip(test.light_level * rng.uniform(0.75, 1.3), 0.3, 1.4)),
-        color_temperature_k=float(np.clip(test.color_temperature_k + rng.uniform(-700, 700),
-                                          2700, 6500)),
-        shadow_depth=test.shadow_depth if rng.random() < 0.5 else 0.0,
-    )
-
+from vision.render import RenderConditions, render, start_occupancy
+from vision.render.cases import draw_case
 
 KINDS = ("visible", "false ?", "empty>col", "col>empty", "col>col", "hidden", "hidden wrong")
 
@@ -137,16 +105,6 @@ class Tally:
             mine = self.bins[key]
             for index, count in enumerate(counts):
                 mine[index] += count
-
-
-def draw_case(profile: BoardProfile, rng: np.random.Generator, seed: int,
-              hands: bool | None = None,
-              ) -> tuple[RenderConditions, RenderConditions, dict[str, str | None]]:
-    """One case's conditions (test frame, reference frame) and game position; `hands` as in
-    `random_conditions`."""
-    test = replace(random_conditions(rng, hands=hands), glare_seed=seed)  # this table's lamps
-    reference = related_conditions(test, rng)
-    return test, reference, game_position(profile, rng)
 
 
 def without(occupancy: dict[str, str | None], colours: set[str]) -> dict[str, str | None]:

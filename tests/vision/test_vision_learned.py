@@ -82,11 +82,11 @@ def test_raw_reading_reports_every_holes_best_class(brandi4):
 
 @pytest.mark.slow
 def test_training_runs_end_to_end_and_writes_loadable_networks(tmp_path):
-    command = [sys.executable, str(REPO_ROOT / "vision" / "reader" / "train.py"), "--cases", "10",
-               "--jobs", "1", "--data", str(tmp_path / "data.pkl"), "--seeds", "9"]
+    command = [sys.executable, "-m", "vision.reader.train", "--cases", "10", "--jobs", "1",
+               "--data", str(tmp_path / "data.pkl"), "--seeds", "9"]
     result = subprocess.run([*command, "--out", str(tmp_path / "both"),
                              "--match-seeds", "1", "2"],
-                            capture_output=True, text=True, timeout=300)
+                            capture_output=True, text=True, timeout=300, cwd=REPO_ROOT)
     assert result.returncode == 0, result.stderr
     assert "held out, trust seed 9: threshold" in result.stdout
     matcher = Network.load(tmp_path / "both" / "hole_match.npz", match.INPUTS)
@@ -97,7 +97,7 @@ def test_training_runs_end_to_end_and_writes_loadable_networks(tmp_path):
     result = subprocess.run([*command, "--calibration-seeds", "12", "--hand-seeds", "12",
                              "--out", str(tmp_path / "trust"), "--keep-match",
                              "--trust-seeds", "1", "2"],
-                            capture_output=True, text=True, timeout=300)
+                            capture_output=True, text=True, timeout=300, cwd=REPO_ROOT)
     assert result.returncode == 0, result.stderr
     assert "20 cases read (8 to learn from, 12 held out)" in result.stdout
     assert all(f"held out, {name}: threshold" in result.stdout
@@ -113,7 +113,7 @@ def test_training_runs_end_to_end_and_writes_loadable_networks(tmp_path):
     Network.load(tmp_path / "trust" / "hole_trust.npz", trust.INPUTS)
     # The match network only: the shipped trust network is kept with its threshold.
     result = subprocess.run([*command, "--out", str(tmp_path / "match"), "--keep-trust"],
-                            capture_output=True, text=True, timeout=300)
+                            capture_output=True, text=True, timeout=300, cwd=REPO_ROOT)
     assert result.returncode == 0, result.stderr
     shipped = Network.load(MODELS / "hole_trust.npz", trust.INPUTS)
     assert f"held out, shipped trust network: threshold {shipped.threshold:.3f}" in result.stdout
@@ -125,5 +125,5 @@ def test_training_runs_end_to_end_and_writes_loadable_networks(tmp_path):
     object.__delattr__(records[0]["evidence"], "levels")
     (tmp_path / "data.pkl").write_bytes(pickle.dumps(records))
     result = subprocess.run([*command, "--out", str(tmp_path / "stale")], capture_output=True,
-                            text=True, timeout=300)
+                            text=True, timeout=300, cwd=REPO_ROOT)
     assert result.returncode == 2 and "older reader" in result.stderr

@@ -1,17 +1,17 @@
 """Train the reader's learned parts (`match`, `trust`) on rendered frames.
 
-    .venv/bin/python vision/reader/train.py [--cases 4000] [--seeds 7 8 9] [--wide-drift 9]
+    .venv/bin/python -m vision.reader.train [--cases 4000] [--seeds 7 8 9] [--wide-drift 9]
         [--hand-seeds 11] [--jobs 2] [--data /tmp/reader-data.pkl] [--keep-match | --keep-trust]
         [--match-seeds 7 9 11] [--trust-seeds 3 7 1 2] [--calibration-seeds 13 14]
 
-Renders benchmark-like cases (`bench/vision.py`'s positions and conditions, a third with
-hands or cards) with seeds of their own (the benchmark uses 2024: keep them apart), `--cases`
-per seed; for the `--wide-drift` seeds the reference's light lies farther from the game
-frame's than the benchmark draws it, in the cases of the `--hand-seeds` every frame has hands
-or cards. Reads them raw (Gaussian ranking, every hole reported), keeping per hole the
-evidence of both networks and the truth. `--data` keeps these, so that training can be
-repeated without rendering (seeds missing in it are rendered and added). Four fifths of the
-cases train, the other fifth says how well that went:
+Renders benchmark-like cases (`vision.render.cases.draw_case`, as `bench/vision.py` draws
+them, a third with hands or cards) with seeds of their own (the benchmark uses 2024: keep them
+apart), `--cases` per seed; for the `--wide-drift` seeds the reference's light lies farther
+from the game frame's than the benchmark draws it, in the cases of the `--hand-seeds` every
+frame has hands or cards. Reads them raw (Gaussian ranking, every hole reported), keeping
+per hole the evidence of both networks and the truth. `--data` keeps these, so that training
+can be repeated without rendering (seeds missing in it are rendered and added). Four fifths
+of the cases train, the other fifth says how well that went:
 
 1. the match network learns, per (class, hole) pair, whether the class is the hole's
    (`--match-seeds`: one per seed, their mean logit is the match network);
@@ -32,17 +32,16 @@ cases train, the other fifth says how well that went:
 `--keep-trust` keeps the shipped trust network (and its threshold) and trains the match network
 only, printing the held-out errors the two make together.
 
-Writes ``vision/models/hole_match.npz`` and ``hole_trust.npz`` (numpy, fixed seed).
+Writes ``vision/reader/models/hole_match.npz`` and ``hole_trust.npz`` (numpy, fixed seed);
+``vision/reader/models/README.md`` keeps the commands that made the shipped ones.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import itertools
 import os
 import pickle
-import sys
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import fields, replace
@@ -55,21 +54,13 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import cv2
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-
-from hw import load_profile  # noqa: E402
-from vision.reader import match, trust  # noqa: E402
-from vision.reader.board_reader import BoardReader, Learned, blind_at_region  # noqa: E402
-from vision.reader.census import UNKNOWN, Census  # noqa: E402
-from vision.reader.network import MODELS, Network  # noqa: E402
-from vision.render import RenderConditions  # noqa: E402
-
-_spec = importlib.util.spec_from_file_location("bench_vision", ROOT / "bench" / "vision.py")
-assert _spec and _spec.loader
-bench = importlib.util.module_from_spec(_spec)
-sys.modules["bench_vision"] = bench
-_spec.loader.exec_module(bench)
+from hw import load_profile
+from vision.reader import match, trust
+from vision.reader.board_reader import BoardReader, Learned, blind_at_region
+from vision.reader.census import UNKNOWN, Census
+from vision.reader.network import MODELS, Network
+from vision.render import RenderConditions, render, start_occupancy
+from vision.render.cases import draw_case
 
 HIDDEN = (32, 32)
 LABEL_COVER = 0.5  # the trust network may pass a right class under this share of cover
@@ -97,11 +88,11 @@ def collect(seed: int, cases: range, wide: bool = False, hands: bool = False) ->
         rng = np.random.default_rng([seed, case])
         profile = profiles[case % 2]
         case_seed = seed * 1000 + 2 * case
-        test, reference, occupancy = bench.draw_case(profile, rng, case_seed, hands or None)
+        test, reference, occupancy = draw_case(profile, rng, case_seed, hands or None)
         if wide:
             reference = wider_drift(test, reference, rng)
-        start = bench.render(profile, bench.start_occupancy(profile), reference, seed=case_seed)
-        frame = bench.render(profile, occupancy, test, seed=case_seed + 1)
+        start = render(profile, start_occupancy(profile), reference, seed=case_seed)
+        frame = render(profile, occupancy, test, seed=case_seed + 1)
         try:
             reader = BoardReader(profile, start.image, Learned(None, None))
             reading = reader.read(frame.image)
