@@ -20,6 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from firmware_bridge import effects
+from firmware_bridge.animator import Animator
 from firmware_bridge.backends.sim import SimStrip
 from firmware_bridge.config import LedConfig
 from hw import BoardProfile, load_profile
@@ -76,7 +77,7 @@ def time_frames(profile: BoardProfile, frames: int, rng: random.Random) -> dict[
 def animator_cpu(profile: BoardProfile, scene: effects.Scene, seconds: float) -> tuple[float, int]:
     """Process CPU seconds and wake-ups of an animator showing `scene` for `seconds`."""
     strip = SimStrip(LedConfig(backend="sim", count=profile.led_count))
-    with effects.Animator(strip) as animator:
+    with Animator(strip) as animator:
         animator.play(scene)
         time.sleep(0.2)  # let the first frame go out
         cpu, wakeups = time.process_time(), animator.wakeups

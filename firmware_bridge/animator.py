@@ -3,6 +3,9 @@
 It draws only when something changes: a new scene wakes it; an animated scene is redrawn at the
 frame rate; a static scene is drawn once and the thread then sleeps on an event with no timeout,
 so an idle table costs no CPU.
+
+The drawing decision is `step(now)`: the thread calls it in a loop and sleeps until the time it
+returns; tests call it with times of their own instead of starting the thread.
 """
 
 from __future__ import annotations
@@ -24,7 +27,11 @@ MAX_FPS = 30.0
 
 
 class Animator:
-    """Plays `Scene`s on `strip` from a background thread. Start it, `play()`, then `close()`."""
+    """Plays `Scene`s on `strip` from a background thread. Start it, `play()`, then `close()`.
+
+    `clock` gives the time in seconds (default `time.monotonic`); `play()` reads it to start a
+    scene, and `step(now)` takes times on the same clock.
+    """
 
     def __init__(
         self,
@@ -40,6 +47,7 @@ class Animator:
         self._scene: Scene | None = None
         self._started_at = 0.0
         self._changed = False
+        self._next_frame = 0.0
         self._wake = threading.Event()
         self._stopping = False
         self._lock = threading.Lock()
@@ -55,6 +63,28 @@ class Animator:
             self._started_at = self._clock()
             self._changed = True
         self._wake.set()
+
+    def step(self, now: float) -> float | None:
+        """Draw the frame due at `now`, if one is; returns when the next one is due.
+
+        A new scene is drawn at once; an animated one again each period (a late step skips the
+        missed frames). None means nothing changes until the next `play()`. The thread calls
+        this; call it yourself only on an animator that is not started.
+        """
+        with self._lock:
+            scene, started_at, changed = self._scene, self._started_at, self._changed
+            self._changed = False
+        if scene is None:
+            return None
+        if not (changed or (scene.animated and now >= self._next_frame)):
+            return self._next_frame if scene.animated else None
+        self._draw(scene, now - started_at)
+        if not scene.animated:
+            return None
+        self._next_frame = now + self.period if changed else self._next_frame + self.period
+        if self._next_frame <= now:
+            self._next_frame = now + self.period
+        return self._next_frame
 
     def start(self) -> Animator:
         """Start the drawing thread; returns self."""
@@ -88,23 +118,9 @@ class Animator:
         self.close()
 
     def _run(self) -> None:
-        next_frame = self._clock()
-        while True:
-            timeout: float | None = None
-            with self._lock:
-                scene, started_at, changed = self._scene, self._started_at, self._changed
-                self._changed = False
-            if self._stopping:
-                return
-            if scene is not None and (changed or scene.animated):
-                now = self._clock()
-                self._draw(scene, now - started_at)
-                if scene.animated:
-                    next_frame += self.period
-                    if next_frame <= now:
-                        next_frame = now + self.period
-                    timeout = max(0.0, next_frame - self._clock())
-            self._wake.wait(timeout)
+        while not self._stopping:
+            due = self.step(self._clock())
+            self._wake.wait(None if due is None else max(0.0, due - self._clock()))
             self._wake.clear()
             self.wakeups += 1
 

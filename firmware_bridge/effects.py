@@ -5,7 +5,7 @@ the rules. Holes without an LED (the kennels) are skipped; an unknown hole id is
 
 A `Scene` is a stack of layers, each a function of time: `scene.frame_at(t)` is the frame
 (LED index → RGB) to show `t` seconds after the scene started. A scene with no moving layer is
-static, and the `Animator` (re-exported here) shows it once and then sleeps.
+static: `firmware_bridge.animator.Animator` shows it once and then sleeps.
 
     scene = overlay(turn(profile, 0, "red"), targets(profile, {"T5": "red", "H0.2": "red"}))
     strip.set_frame(scene.frame_at(0.0))
@@ -18,14 +18,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
-from firmware_bridge.animator import Animator
 from firmware_bridge.colors import OFF, ColorLike, Frame, Rgb, blend, scale, shades, to_rgb
 
 if TYPE_CHECKING:
     from hw import BoardProfile
 
 __all__ = [
-    "Animator", "Blink", "Chase", "Layer", "Pulse", "Scene", "Steady",
+    "Blink", "Chase", "Layer", "Pulse", "Scene", "Steady",
     "back_to_kennel", "frame_for", "game_won", "illegal_move", "jack_candidates", "nothing",
     "overlay", "round_over", "seven_reach", "start_field", "start_move", "targets", "turn",
 ]

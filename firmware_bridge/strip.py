@@ -223,7 +223,18 @@ def backend_for_model(model: str) -> str | None:
     return None
 
 
+BACKEND_CLASSES = {
+    "ws281x": "firmware_bridge.backends.ws281x:Ws281xStrip",
+    "pi5": "firmware_bridge.backends.pi5:Pi5Strip",
+    "sim": "firmware_bridge.backends.sim:SimStrip",
+    "none": "firmware_bridge.backends.none:NoStrip",
+}
+"""Backend name → `module:Class` of its strip, the way gpiozero names its pin factories. The
+module is imported only when its backend is opened; the backends import `LedStrip` from here,
+never the other way round."""
+
 _LIBRARIES = {"ws281x": "rpi_ws281x", "pi5": "pi5neo"}
+_MACHINES = {"ws281x": "a Raspberry Pi 3/4/Zero 2", "pi5": "a Raspberry Pi 5"}
 
 
 def choose_backend(config: LedConfig, model: str) -> tuple[str, str]:
@@ -278,25 +289,23 @@ def open_strip(
 
 
 def _construct(backend: str, config: LedConfig, model: str) -> LedStrip:
-    if backend == "ws281x":
-        if backend_for_model(model) != "ws281x":
-            raise LedBackendError(
-                f"the ws281x backend needs a Raspberry Pi 3/4/Zero 2, this is "
-                f"{model or 'no Pi'!r}" + (" (use pi5)" if backend_for_model(model) else ""))
-        from firmware_bridge.backends.ws281x import Ws281xStrip
+    if backend in _MACHINES:
+        machine = backend_for_model(model)
+        if machine != backend:
+            hint = f" (use {machine})" if machine else ""
+            raise LedBackendError(f"the {backend} backend needs {_MACHINES[backend]}, this is "
+                                  f"{model or 'no Pi'!r}{hint}")
+    return backend_class(backend)(config)
 
-        return Ws281xStrip(config)
-    if backend == "pi5":
-        if backend_for_model(model) != "pi5":
-            raise LedBackendError(f"the pi5 backend needs a Raspberry Pi 5, this is "
-                                  f"{model or 'no Pi'!r}")
-        from firmware_bridge.backends.pi5 import Pi5Strip
 
-        return Pi5Strip(config)
-    if backend == "none":
-        from firmware_bridge.backends.none import NoStrip
-
-        return NoStrip(config)
-    from firmware_bridge.backends.sim import SimStrip
-
-    return SimStrip(config)
+def backend_class(backend: str) -> type[LedStrip]:
+    """The strip class of `backend`, its module imported now (`ValueError` for an unknown name)."""
+    try:
+        module_name, _, class_name = BACKEND_CLASSES[backend].partition(":")
+    except KeyError:
+        names = ", ".join(BACKEND_CLASSES)
+        raise ValueError(f"unknown LED backend {backend!r} (backends: {names})") from None
+    cls = getattr(importlib.import_module(module_name), class_name)
+    if not (isinstance(cls, type) and issubclass(cls, LedStrip)):
+        raise TypeError(f"{BACKEND_CLASSES[backend]} is not an LedStrip")
+    return cls

@@ -6,13 +6,22 @@ The real rpi_ws281x is never imported here: off a Pi it crashes the interpreter 
 from __future__ import annotations
 
 import logging
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from firmware_bridge.config import LedConfig
-from firmware_bridge.strip import LedBackendError, backend_for_model, choose_backend, open_strip
+from firmware_bridge.config import BACKENDS, LedConfig
+from firmware_bridge.strip import (
+    BACKEND_CLASSES,
+    LedBackendError,
+    LedStrip,
+    backend_class,
+    backend_for_model,
+    choose_backend,
+    open_strip,
+)
 from tests.firmware_bridge import fakes
 
 
@@ -120,6 +129,35 @@ def test_ws281x_is_never_constructed_off_a_pi(model_file, ws281x) -> None:
         open_strip(LedConfig(backend="ws281x"), led_count=80,
                    model_path=model_file("Raspberry Pi 5 Model B Rev 1.0"))
     assert fakes.FakePixelStrip.instances == []
+
+
+def test_pi5_is_refused_on_a_pi4_with_a_hint(model_file, pi5neo) -> None:
+    with pytest.raises(LedBackendError, match=r"needs a Raspberry Pi 5.*use ws281x"):
+        open_strip(LedConfig(backend="pi5"), led_count=80,
+                   model_path=model_file("Raspberry Pi 4 Model B Rev 1.4"))
+    assert fakes.FakePi5Neo.instances == []
+
+
+@pytest.mark.parametrize("name", [name for name in BACKENDS if name != "auto"])
+def test_every_backend_name_has_its_strip_class(name: str) -> None:
+    cls = backend_class(name)
+    assert issubclass(cls, LedStrip) and cls.backend == name
+    assert set(BACKEND_CLASSES) == set(BACKENDS) - {"auto"}
+
+
+def test_unknown_backend_name_is_named() -> None:
+    with pytest.raises(ValueError, match=r"'auto'.*ws281x, pi5, sim, none"):
+        backend_class("auto")
+
+
+def test_the_strip_module_loads_no_backend_until_one_is_opened() -> None:
+    code = ("import sys, firmware_bridge.strip as s\n"
+            "print(sorted(m for m in sys.modules if m.startswith('firmware_bridge.backends.')))\n"
+            "s.open_strip(s.LedConfig(backend='none'), led_count=3).close()\n"
+            "print(sorted(m for m in sys.modules if m.startswith('firmware_bridge.backends.')))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=60, check=True)
+    assert result.stdout.splitlines() == ["[]", "['firmware_bridge.backends.none']"]
 
 
 def test_choose_backend_keeps_an_explicit_choice() -> None:
