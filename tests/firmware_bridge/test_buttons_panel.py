@@ -73,9 +73,16 @@ def test_software_press(panel) -> None:
 
 
 def test_close_releases_the_pins(panel, factory) -> None:
+    seen: list[ButtonEvent] = []
+    panel.subscribe(seen.append)
     panel.close()
-    again = ButtonPanel(ButtonConfig.parse("confirm=17"), pin_factory=factory)
-    again.close()
+    press(factory, 17)
+    assert seen == [], "a closed panel delivers no presses"
+    # gpiozero refuses a pin that is still held (GPIOPinInUse): a new panel gets GPIO 17.
+    with ButtonPanel(ButtonConfig.parse("confirm=17"), pin_factory=factory) as again:
+        events = again.queue()
+        press(factory, 17)
+        assert events.get_nowait().name == "confirm"
 
 
 def test_no_buttons_configured_is_a_quiet_panel() -> None:
