@@ -119,7 +119,7 @@ def find_dimples(grey: np.ndarray, fit: BoardFit, centres_mm: np.ndarray,
 def _disc_template(radius: float, half: int) -> np.ndarray:
     yy, xx = np.mgrid[-half:half + 1, -half:half + 1]
     inside = np.clip(radius + 0.5 - np.hypot(xx, yy), 0, 1)
-    return (1.0 - inside).astype(np.float32)
+    return np.asarray((1.0 - inside).astype(np.float32))
 
 
 def _peak_offset(values: np.ndarray) -> float:

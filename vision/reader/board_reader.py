@@ -99,7 +99,7 @@ def paint_offsets(profile: BoardProfile, ring: np.ndarray) -> np.ndarray:
     plain_centres, plain_rings = centres[plain], ring[plain]
     distance = np.linalg.norm(centres[:, None, :] - plain_centres[None, :, :], axis=2)
     nearest = np.argsort(distance, axis=1)[:, :PLAIN_NEIGHBOURS]
-    return ring - np.median(plain_rings[nearest], axis=1)
+    return np.asarray(ring - np.median(plain_rings[nearest], axis=1))
 
 
 @dataclass(frozen=True)
@@ -124,22 +124,22 @@ class Prototypes:
         marbles = np.broadcast_to(features.vectors(self.paint),
                                   (len(self.names) - 1, *empty.shape[1:]))
         stacked = np.concatenate([empty, marbles])
-        return features.residuals(stacked, self.means) / self.scales[:, None, :]
+        return np.asarray(features.residuals(stacked, self.means) / self.scales[:, None, :])
 
     def distances(self, features: HoleFeatures) -> np.ndarray:
         """(C, N) scaled distance of every hole's features to every class."""
-        return np.sqrt((self.scaled_residuals(features) ** 2).sum(axis=2))
+        return np.asarray(np.sqrt((self.scaled_residuals(features) ** 2).sum(axis=2)))
 
 
 def _robust_spread(values: np.ndarray) -> np.ndarray:
     """Standard deviation estimated from the median absolute deviation, per column."""
-    return 1.4826 * np.median(np.abs(values - np.median(values, axis=0)), axis=0)
+    return np.asarray(1.4826 * np.median(np.abs(values - np.median(values, axis=0)), axis=0))
 
 
 def _floor(mean: np.ndarray) -> np.ndarray:
     """Least spread of a class: wider for dark colours, whose ratios noise moves more."""
     darkness = np.clip(-mean[:3] - DARK_RATIO, 0.0, None)
-    return FEATURE_FLOOR + np.append(DARK_SPREAD * darkness, 0.0)
+    return np.asarray(FEATURE_FLOOR + np.append(DARK_SPREAD * darkness, 0.0))
 
 
 def _plain_track(profile: BoardProfile) -> np.ndarray:
@@ -339,7 +339,8 @@ class BoardReader:
             hidden = self._doubtful_without_reference(features, distance)
         best = scores.argmax(axis=0)
         labels = np.where(hidden, CENSUS_UNKNOWN, best)
-        if self.census is not None and evidence is not None and self.learned.trust is not None:
+        if (self.census is not None and evidence is not None and self.learned is not None
+                and self.learned.trust is not None):
             labels = self.census.settle(scores, labels, evidence.reach, evidence.nothing_over)
             hidden = labels == CENSUS_UNKNOWN
         reported = np.where(hidden, best, labels)

@@ -111,7 +111,7 @@ class Census:
             under = np.flatnonzero(counts < self.capacity[1:]) + 1
             if not over.size and not under.size:
                 labels[ambiguous] = UNKNOWN
-                return labels
+                return np.asarray(labels)
             # A surplus marble may be an empty hole or a missing colour; an empty hole may be a
             # missing colour. Cost (C, N): what giving a hole that class loses against now.
             surplus = np.isin(labels, over)
@@ -142,4 +142,4 @@ class Census:
 def _log_softmax(scores: np.ndarray) -> np.ndarray:
     """Per hole (column) the log-probability of each class."""
     shifted = scores - scores.max(axis=0)
-    return shifted - np.log(np.exp(shifted).sum(axis=0))
+    return np.asarray(shifted - np.log(np.exp(shifted).sum(axis=0)))

@@ -33,7 +33,8 @@ def _sector_weights(offsets: np.ndarray) -> np.ndarray:
     """(points, SECTORS) weights that average the points of each angular sector."""
     turn = np.arctan2(offsets[:, 1], offsets[:, 0]) / (2 * np.pi) + 0.5
     sector = np.floor(turn * SECTORS).astype(int) % SECTORS
-    return (np.eye(SECTORS)[sector] / np.bincount(sector, minlength=SECTORS)).astype(np.float32)
+    weights = np.eye(SECTORS)[sector] / np.bincount(sector, minlength=SECTORS)
+    return np.asarray(weights.astype(np.float32))
 
 
 def _sector_means(pixels: np.ndarray, weights: np.ndarray) -> np.ndarray:
@@ -61,12 +62,12 @@ _THIRD = np.full(3, 1 / 3, np.float32)
 def brightness(colours: np.ndarray) -> np.ndarray:
     """Mean of the last axis (B, G, R): a product with (1/3, 1/3, 1/3), because numpy's own
     mean over an axis of three is some 40 times slower."""
-    return colours @ _THIRD.astype(colours.dtype, copy=False)
+    return np.asarray(colours @ _THIRD.astype(colours.dtype, copy=False))
 
 
 def length(colours: np.ndarray) -> np.ndarray:
     """Euclidean length along the last axis (B, G, R), as `brightness` faster than numpy's."""
-    return np.sqrt((colours * colours) @ np.ones(3, colours.dtype))
+    return np.asarray(np.sqrt((colours * colours) @ np.ones(3, colours.dtype)))
 
 
 def medians(rows: np.ndarray) -> np.ndarray:
@@ -86,7 +87,7 @@ def _pattern(light: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _log(values: np.ndarray) -> np.ndarray:
-    return np.log(values.astype(np.float32) + LOG_OFFSET)
+    return np.asarray(np.log(values.astype(np.float32) + LOG_OFFSET))
 
 
 @dataclass(frozen=True)
@@ -164,12 +165,12 @@ class HoleFeatures:
         ratio = np.abs(self.centre - self.ring)
         known = ~(self.ring_clipped | self.centre_clipped)
         flat = np.where(known, ratio < FLAT_LIMIT, True).all(axis=1) & known.any(axis=1)
-        return flat & (self.unevenness(np.zeros_like(self.ring)) < FLAT_UNEVENNESS)
+        return np.asarray(flat & (self.unevenness(np.zeros_like(self.ring)) < FLAT_UNEVENNESS))
 
     def unevenness(self, paint: np.ndarray) -> np.ndarray:
         """Brightness spread over each hole's centre relative to the surface around it."""
         level = brightness(np.exp(self.ring - paint))
-        return self.spread / level
+        return np.asarray(self.spread / level)
 
     def residuals(self, vectors: np.ndarray, means: np.ndarray) -> np.ndarray:
         """``vectors - means`` (C, N, F) where clipping allows it: a clipped ring makes the measured
@@ -178,7 +179,7 @@ class HoleFeatures:
         residual = vectors - means
         clipped = np.flatnonzero((self.ring_clipped | self.centre_clipped).any(axis=1))
         if not len(clipped):
-            return residual
+            return np.asarray(residual)
         # Only the few holes with a clipped channel need the bounds.
         colour = residual[:, clipped, :3]
         ring, centre = self.ring_clipped[clipped], self.centre_clipped[clipped]
@@ -187,7 +188,7 @@ class HoleFeatures:
         colour = np.where(ring & ~centre, below, colour)
         colour = np.where(centre & ~ring, above, colour)
         residual[:, clipped, :3] = np.where(ring & centre, 0.0, colour)
-        return residual
+        return np.asarray(residual)
 
     def vectors(self, paint: np.ndarray) -> np.ndarray:
         """(N, 4) classification features given each hole's paint correction."""

@@ -113,6 +113,6 @@ def look_changes(now: HoleFeatures, reference: HoleFeatures, drift: np.ndarray,
     """(C, N, 3) each hole's centre colour now minus each class's reference centre colour,
     less the change of light at the hole: its ring's change where neither ring is
     overexposed, else the board-wide `drift`."""
-    clipped = (now.ring_clipped | (reference.ring >= CLIPPED_LOG)).any(axis=1)
+    clipped = np.asarray((now.ring_clipped | (reference.ring >= CLIPPED_LOG)).any(axis=1))
     light = np.where(clipped[:, None], drift, now.ring - reference.ring)
-    return now.centre[None] - centres - light[None]
+    return np.asarray(now.centre[None] - centres - light[None])

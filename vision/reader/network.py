@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -64,12 +65,13 @@ class Network:
 
     def save(self, path: Path) -> None:
         """Write the network as an .npz file."""
-        arrays = {f"w{i}": w for i, (w, _) in enumerate(self.layers)}
+        arrays: dict[str, Any] = {
+            "inputs": np.array(self.inputs), "mean": self.mean, "scale": self.scale,
+            "threshold": np.float64(self.threshold), "layer_count": np.int64(len(self.layers))}
+        arrays |= {f"w{i}": w for i, (w, _) in enumerate(self.layers)}
         arrays |= {f"b{i}": b for i, (_, b) in enumerate(self.layers)}
         path.parent.mkdir(parents=True, exist_ok=True)
-        np.savez(path, inputs=np.array(self.inputs), mean=self.mean, scale=self.scale,
-                 threshold=np.float64(self.threshold), layer_count=np.int64(len(self.layers)),
-                 **arrays)
+        np.savez(path, **arrays)
 
     @cached_property
     def _folded(self) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
@@ -87,4 +89,4 @@ class Network:
             values += bias
             np.maximum(values, 0.0, out=values)
         weights, bias = layers[-1]
-        return (values @ weights)[:, 0] + bias[0]
+        return np.asarray((values @ weights)[:, 0] + bias[0])

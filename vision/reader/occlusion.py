@@ -131,7 +131,7 @@ class SurfaceGrid:
         """(M,) how many usable points the `average` square around each usable point holds."""
         usable = np.zeros(self.shape, np.float32)
         usable[self.cells] = 1.0
-        return self.box_sum(usable).reshape(-1)[self.flat_cells]
+        return np.asarray(self.box_sum(usable).reshape(-1)[self.flat_cells])
 
     def average(self, values: np.ndarray) -> np.ndarray:
         """(3, M) values of the usable points, each replaced by the mean over the usable points
@@ -158,9 +158,9 @@ class SurfaceGrid:
         for _ in range(SHRINK_HALVINGS):  # each halving averages 2 x 2 pixels
             small = cv2.resize(small, (small.shape[1] // 2, small.shape[0] // 2),
                                interpolation=cv2.INTER_LINEAR)
-        values = cv2.remap(small, pixels, None, cv2.INTER_LINEAR,
+        values = cv2.remap(small, pixels, None, cv2.INTER_LINEAR,  # type: ignore[call-overload]
                            borderMode=cv2.BORDER_REPLICATE)
-        return cv2.LUT(values, _LOG_LEVELS).reshape(-1, 3)[:len(self.points_mm)]
+        return np.asarray(cv2.LUT(values, _LOG_LEVELS).reshape(-1, 3)[:len(self.points_mm)])
 
     def _pixels(self, homography: np.ndarray,
                 image_shape: tuple[int, ...]) -> tuple[np.ndarray, tuple[slice, slice]]:
@@ -369,7 +369,7 @@ class Baseline:
         are free of overexposure in the reference."""
         points = len(self.grid.points_mm)
         parts = ((slice(0, points), DRIFT_SUBSAMPLE), (slice(points, None), 1))
-        clear = ~self.clipped.any(axis=0)
+        clear = np.asarray(~self.clipped.any(axis=0))
         return tuple((part, step, clear[part][::step]) for part, step in parts)
 
 
@@ -409,7 +409,7 @@ def region_distance(grid: SurfaceGrid, region: np.ndarray) -> np.ndarray:
     if not region.any():
         return np.full(len(grid.hole_cells), np.inf)
     distance = cv2.distanceTransform((~region).astype(np.uint8), cv2.DIST_L2, 3)
-    return distance[grid.ring_cells] * grid.spacing_mm
+    return np.asarray(distance[grid.ring_cells] * grid.spacing_mm)
 
 
 def region_share(grid: SurfaceGrid, region: np.ndarray) -> np.ndarray:

@@ -78,7 +78,7 @@ def marble_evidence(profile: BoardProfile, features: HoleFeatures,
     level = _linear_log(surface_log).mean(axis=1)
     similar = plain[np.argsort(np.abs(level[holes, None] - level[plain][None]), axis=1)
                     [:, :SIMILAR_LIGHT]]  # (H, K)
-    clipped = ((surface_log >= _CLIPPED) | (features.centre >= _CLIPPED)).any(axis=1)
+    clipped = np.asarray(((surface_log >= _CLIPPED) | (features.centre >= _CLIPPED)).any(axis=1))
     by_levels = ~clipped[holes] & ((~clipped[similar]).sum(axis=1) >= similar.shape[1] // 3)
     colour = np.where(by_levels, _level_deviation(features, surface_log, holes, similar, home),
                       _ratio_deviation(features, surface_log, holes, similar))
@@ -102,7 +102,7 @@ def _level_deviation(features: HoleFeatures, surface_log: np.ndarray, holes: np.
     centre = np.exp(_linear_log(features.centre))
     surface = np.exp(_linear_log(surface_log))
     surface_light = surface @ _LUMA
-    clipped = ((surface_log >= _CLIPPED) | (features.centre >= _CLIPPED)).any(axis=1)
+    clipped = np.asarray(((surface_log >= _CLIPPED) | (features.centre >= _CLIPPED)).any(axis=1))
     counted = ~clipped[similar]
     shading = _dimple_shading(features, centre, surface_light, holes, similar, counted, home)
     tint = (surface - surface_light[:, None]) / np.maximum(surface_light, 1.0)[:, None]
@@ -116,7 +116,7 @@ def _level_deviation(features: HoleFeatures, surface_log: np.ndarray, holes: np.
     luma_spread = np.sqrt(luma_noise ** 2 + LEVEL_ERROR ** 2 + (LUMA_FLOOR * empty_light) ** 2)
     chroma_spread = np.sqrt(chroma_noise ** 2 + LEVEL_ERROR ** 2
                             + (CHROMA_FLOOR * empty_light) ** 2)
-    return np.hypot(luma / luma_spread, chroma / chroma_spread)
+    return np.asarray(np.hypot(luma / luma_spread, chroma / chroma_spread))
 
 
 def _dimple_shading(features: HoleFeatures, centre: np.ndarray, surface_light: np.ndarray,
@@ -150,7 +150,8 @@ def _dimple_residuals(centre: np.ndarray, surface: np.ndarray, shading: np.ndarr
     board = board_tint * surface_light[..., None]
 
     def share(rest: np.ndarray, direction: np.ndarray) -> np.ndarray:
-        return (rest * direction).sum(axis=-1) / np.maximum((direction ** 2).sum(axis=-1), 1e-6)
+        return np.asarray((rest * direction).sum(axis=-1)
+                          / np.maximum((direction ** 2).sum(axis=-1), 1e-6))
 
     of_own = np.clip(share(tint, own), shading, 1.0)
     for _ in range(2):  # alternating the two shares comes close enough to the best fit
@@ -185,7 +186,7 @@ def _ratio_deviation(features: HoleFeatures, surface_log: np.ndarray, holes: np.
                    np.where(high < empty_low, high - empty_low, 0.0))
     gap = np.where(np.isfinite(gap), gap, 0.0) / np.hypot(np.where(is_exact, spread, 0.0),
                                                           RATIO_FLOOR)
-    return np.sqrt((gap ** 2).sum(axis=1))
+    return np.asarray(np.sqrt((gap ** 2).sum(axis=1)))
 
 
 def _one_sided(features: HoleFeatures) -> np.ndarray:
@@ -193,10 +194,11 @@ def _one_sided(features: HoleFeatures) -> np.ndarray:
     ring farther out shows (a gradual change of light changes both alike)."""
     def first_harmonic(sectors: np.ndarray) -> np.ndarray:
         light = brightness(np.exp(_linear_log(sectors)))
-        return (light / light.mean(axis=1, keepdims=True) * _TURN).sum(axis=1) * 2 / SECTORS
+        turned = (light / light.mean(axis=1, keepdims=True) * _TURN).sum(axis=1)
+        return np.asarray(turned * 2 / SECTORS)
 
     rim, ring = first_harmonic(features.rim_sectors), first_harmonic(features.ring_sectors)
-    return np.maximum(np.abs(rim) - _RIM_TO_RING * np.abs(ring), 0.0)
+    return np.asarray(np.maximum(np.abs(rim) - _RIM_TO_RING * np.abs(ring), 0.0))
 
 
 def _deviation(values: np.ndarray, holes: np.ndarray, similar: np.ndarray,
@@ -204,19 +206,19 @@ def _deviation(values: np.ndarray, holes: np.ndarray, similar: np.ndarray,
     """(H,) each hole's value less the median of its similar holes', in units of their
     spread."""
     median, spread = _masked_median(values[similar], np.ones(similar.shape, bool))
-    return (values[holes] - median) / np.maximum(spread, floor)
+    return np.asarray((values[holes] - median) / np.maximum(spread, floor))
 
 
 def _brightest_half(sectors: np.ndarray) -> np.ndarray:
     """(N, 3) mean log colour of the brighter half of each hole's sectors: the band around a
     hole, not a marble's shadow on it or the track's groove through it."""
     order = np.argsort(-brightness(sectors), axis=1)[:, :SECTORS // 2]
-    return np.take_along_axis(sectors, order[..., None], axis=1).mean(axis=1)
+    return np.asarray(np.take_along_axis(sectors, order[..., None], axis=1).mean(axis=1))
 
 
 def _linear_log(logs: np.ndarray) -> np.ndarray:
     """Logs of levels from `HoleFeatures`' offset logs, so that ratios are ratios of light."""
-    return np.log(np.maximum(np.exp(logs) - LOG_OFFSET, 1.0))
+    return np.asarray(np.log(np.maximum(np.exp(logs) - LOG_OFFSET, 1.0)))
 
 
 def _masked_median(values: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -46,6 +46,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import fields, replace
 from pathlib import Path
+from typing import Any
 
 # One core: also for numpy's BLAS (set before numpy loads; its threads only slow small arrays).
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -62,6 +63,7 @@ from vision.reader.network import MODELS, Network
 from vision.render import RenderConditions, render, start_occupancy
 from vision.render.cases import draw_case
 
+Record = dict[str, Any]  # one case's raw reading and truth (`collect`)
 HIDDEN = (32, 32)
 LABEL_COVER = 0.5  # the trust network may pass a right class under this share of cover
 
@@ -77,7 +79,7 @@ def wider_drift(test: RenderConditions, reference: RenderConditions,
                                           2700, 6500)))
 
 
-def collect(seed: int, cases: range, wide: bool = False, hands: bool = False) -> list[dict]:
+def collect(seed: int, cases: range, wide: bool = False, hands: bool = False) -> list[Record]:
     """Per case: both evidences of a raw reading, the truth's class index per hole (-1: not
     a learnt class), which holes are under a hand and how much of each is covered; `wide`:
     with `wider_drift`; `hands`: every case with hands or cards."""
@@ -162,7 +164,7 @@ def cost(counts: dict[str, int], hidden_cost: float) -> float:
     return counts["false ?"] + counts["wrong"] + hidden_cost * counts["hidden wrong"]
 
 
-def errors(cases: list[dict], threshold: float) -> dict[str, int]:
+def errors(cases: list[Record], threshold: float) -> dict[str, int]:
     """The errors of cases (each with the match network's ``scores``, the trust network's
     ``logits``) read as the reader reads: holes below the threshold (or blind at a hand,
     `blind_at_region`) are "?", then the census settles the counts."""
@@ -179,7 +181,7 @@ def errors(cases: list[dict], threshold: float) -> dict[str, int]:
     return counts
 
 
-def choose_threshold(cases: list[dict], hidden_cost: float) -> tuple[float, dict[str, int]]:
+def choose_threshold(cases: list[Record], hidden_cost: float) -> tuple[float, dict[str, int]]:
     """The threshold with the least `cost` of its `errors` over cases."""
     logits = np.concatenate([case["logits"] for case in cases])
     best: tuple[float, float, dict[str, int]] | None = None
@@ -192,7 +194,7 @@ def choose_threshold(cases: list[dict], hidden_cost: float) -> tuple[float, dict
     return best[1], best[2]
 
 
-def train_trust(learning: list[dict], matcher: Network, seeds: list[int],
+def train_trust(learning: list[Record], matcher: Network, seeds: list[int],
                 report: Callable[[Network, str], Network]) -> Network:
     """The mean of trust networks trained, one per seed, on the learning cases as the match
     network scores them (with several seeds, `report` judges each alone)."""
@@ -213,7 +215,7 @@ def train_trust(learning: list[dict], matcher: Network, seeds: list[int],
     return Network.mean_of(trusters)
 
 
-def _current(record: dict) -> bool:
+def _current(record: Record) -> bool:
     """Whether a kept reading has the evidence today's networks are trained on."""
     return "cover" in record and all(
         {f.name for f in fields(kind)} == set(vars(record[key]))
@@ -266,7 +268,8 @@ def main() -> int:
     records = sorted((r for r in records if r["seed"] in seeds_read),
                      key=lambda r: (r["seed"], r["case"]))
     calibrating = set(args.calibration_seeds)
-    held_out, learning = [], []
+    held_out: list[Record] = []
+    learning: list[Record] = []
     for record in records:
         held = record["case"] % 5 == 0 or record["seed"] in calibrating
         (held_out if held else learning).append(record)

@@ -150,4 +150,4 @@ def _largest(neighbours: np.ndarray, values: np.ndarray) -> np.ndarray:
     """Per hole the largest of its neighbours' non-negative `values` (0 without neighbours);
     `neighbours` (N, N) is 1.0 where two holes are neighbours. A product is far faster than
     masking."""
-    return (neighbours * values[None, :].astype(np.float32)).max(axis=1)
+    return np.asarray((neighbours * values[None, :].astype(np.float32)).max(axis=1))

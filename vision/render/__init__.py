@@ -244,7 +244,7 @@ def _place_marbles(board: np.ndarray, outline: np.ndarray,
     lamp = (round(cond.light_azimuth_deg) % 360, round(cond.light_elevation_deg))
     glare = round(cond.glare_strength, 1)
     for i, centre in zip(placed, seen, strict=True):
-        draw_marble(board, centre, occupancy[holes[i].id], radius, height_px, lamp, glare,
+        draw_marble(board, centre, str(occupancy[holes[i].id]), radius, height_px, lamp, glare,
                     tones[i], outline)
 
 
@@ -257,7 +257,7 @@ def _table(width: int, height: int, variant: int) -> np.ndarray:
     grain = 3 * smooth_noise(rng, (height, width), (height // 3, width // 12))
     table = np.clip(colour * shade[..., None] + grain[..., None], 0, 255).astype(np.uint8)
     table.flags.writeable = False
-    return table
+    return np.asarray(table)
 
 
 def _shaded_table(camera: Camera, profile: BoardProfile, cond: RenderConditions) -> np.ndarray:
@@ -314,12 +314,14 @@ def _lighting(cond: RenderConditions, profile: BoardProfile,
     half = np.array(profile.board_mm) / 2
     if cond.glare_seed is not None:  # fixed lamps: the spots stay where they are
         rng = np.random.default_rng([cond.glare_seed, 7])
-    spots = tuple(Glare(*(rng.uniform(-0.9, 0.9, 2) * half), radius_mm=float(rng.uniform(12, 45)),
-                        strength=110 * cond.glare_strength)
-                  for _ in range(cond.board_glare_spots))
+    spots = []
+    for _ in range(cond.board_glare_spots):
+        x, y = rng.uniform(-0.9, 0.9, 2) * half
+        spots.append(Glare(float(x), float(y), radius_mm=float(rng.uniform(12, 45)),
+                           strength=110 * cond.glare_strength))
     return Lighting(level=cond.light_level, kelvin=cond.color_temperature_k,
                     gradient=cond.gradient, gradient_angle_deg=cond.gradient_angle_deg,
                     shadow_depth=cond.shadow_depth, shadow_angle_deg=cond.shadow_angle_deg,
                     shadow_offset_mm=cond.shadow_offset_mm,
                     shadow_softness_mm=cond.shadow_softness_mm, vignetting=cond.vignetting,
-                    glare=spots)
+                    glare=tuple(spots))

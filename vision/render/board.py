@@ -46,7 +46,7 @@ class BoardCanvas:
     def to_canvas(self, points_mm: np.ndarray) -> np.ndarray:
         """Canvas pixels of (N, 2) board points."""
         points = np.asarray(points_mm, dtype=np.float64).reshape(-1, 2)
-        return points @ self.from_board[:2, :2].T + self.from_board[:2, 2]
+        return np.asarray(points @ self.from_board[:2, :2].T + self.from_board[:2, 2])
 
 
 @lru_cache(maxsize=32)
@@ -207,7 +207,7 @@ def hole_shading(radius: float, centre: tuple[float, float], size: int,
     outside = 1 + rim_light * rim * (0.4 + rim_side)
     end_grain = np.array((0.9, 0.94, 1.0) if material == "wood" else (1.0, 1.0, 1.0), np.float32)
     inner = (inside * depth)[..., None] * end_grain
-    return inner + ((1 - inside) * outside)[..., None]
+    return np.asarray(inner + ((1 - inside) * outside)[..., None])
 
 
 def _stick_marker(image: np.ndarray, canvas: BoardCanvas, marker: Marker) -> None:

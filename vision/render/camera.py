@@ -30,7 +30,7 @@ class Camera:
         """
         foot = self.position[:2]
         lift = self.position[2] / (self.position[2] - height_mm)
-        return foot + (np.asarray(points_mm, dtype=np.float64) - foot) * lift
+        return np.asarray(foot + (np.asarray(points_mm, dtype=np.float64) - foot) * lift)
 
     def pixels_per_mm(self, point_mm: tuple[float, float]) -> float:
         """Local image scale around a board point (mean of the two axis scales)."""
@@ -43,7 +43,7 @@ def apply_homography(homography: np.ndarray, points: np.ndarray) -> np.ndarray:
     """Map (N, 2) points through a 3x3 homography."""
     points = np.asarray(points, dtype=np.float64).reshape(-1, 2)
     mapped = np.c_[points, np.ones(len(points))] @ homography.T
-    return mapped[:, :2] / mapped[:, 2:3]
+    return np.asarray(mapped[:, :2] / mapped[:, 2:3])
 
 
 def camera_rotation(tilt_deg: float, yaw_deg: float) -> np.ndarray:
@@ -58,7 +58,7 @@ def camera_rotation(tilt_deg: float, yaw_deg: float) -> np.ndarray:
                      [0.0, math.sin(t), math.cos(t)]])
     yaw = np.array([[math.cos(y), -math.sin(y), 0.0], [math.sin(y), math.cos(y), 0.0],
                     [0.0, 0.0, 1.0]])
-    return yaw @ down @ tilt
+    return np.asarray(yaw @ down @ tilt)
 
 
 def pose_camera(board_mm: tuple[float, float], image_size: tuple[int, int], *,

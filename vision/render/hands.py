@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import cv2
 import numpy as np
@@ -42,7 +43,7 @@ def _arm_parts(shape: tuple[int, int], tip: np.ndarray, along: np.ndarray, scale
                cloth: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, float]]:
     """Masks of forearm, palm, fingers, thumb and sleeve, bottom to top, with colour and
     roundness (px). The fingertips end near `tip`; a pointing hand stretches only its index."""
-    def part(draw) -> np.ndarray:
+    def part(draw: Callable[[np.ndarray], object]) -> np.ndarray:
         mask = np.zeros(shape, np.uint8)
         draw(mask)
         return mask
@@ -66,8 +67,7 @@ def _arm_parts(shape: tuple[int, int], tip: np.ndarray, along: np.ndarray, scale
         direction = _rotate(-along, np.radians((finger - 1.5) * rng.uniform(2, 8)))
         base = palm + across * (finger - 1.5) * 19 * scale - along * 30 * scale
         end = base + direction * length
-        parts.append((part(lambda m, b=base, e=end: _capsule(m, b, e, 17 * scale)), skin,
-                      7 * scale))
+        parts.append((part(_capsule_drawer(base, end, 17 * scale)), skin, 7 * scale))
     thumb = palm + across * 40 * scale
     thumb_end = thumb + _rotate(-along, 0.9 * side) * 48 * scale + across * 12 * scale
     parts.append((part(lambda m: _capsule(m, thumb, thumb_end, 21 * scale)), skin, 9 * scale))
@@ -123,6 +123,12 @@ def covered_share(coverage: np.ndarray, camera: Camera, centres_mm: np.ndarray,
     covered = np.ones(len(px), bool)
     covered[inside] = coverage[px[inside, 1], px[inside, 0]] > 0.05
     return np.asarray(covered.reshape(len(centres_mm), len(ring)).mean(axis=1))
+
+
+def _capsule_drawer(start: np.ndarray, end: np.ndarray,
+                    width: float) -> Callable[[np.ndarray], None]:
+    """A function drawing this capsule into a mask."""
+    return lambda mask: _capsule(mask, start, end, width)
 
 
 def _capsule(mask: np.ndarray, start: np.ndarray, end: np.ndarray, width: float) -> None:

@@ -147,7 +147,10 @@ def develop(frame: np.ndarray, light: np.ndarray, glare: np.ndarray | None,
     ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg_quality)])
     if not ok:
         raise RuntimeError("JPEG encoding failed")
-    return cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+    decoded = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+    if decoded is None:
+        raise RuntimeError("JPEG decoding failed")
+    return np.asarray(decoded)
 
 
 def _noise(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:

@@ -58,13 +58,13 @@ def _body(colour: str, x: np.ndarray, y: np.ndarray, z: np.ndarray, r: np.ndarra
         milk = 0.6 + 0.4 * z ** 0.8
         grey_rim = np.array([150, 152, 150], np.float32)
         edge = (r ** 4)[..., None]
-        return base * milk[..., None] * (1 - edge) + grey_rim * edge
+        return np.asarray(base * milk[..., None] * (1 - edge) + grey_rim * edge)
     glow_x, glow_y = -0.35 * light[0], -0.35 * light[1]
     glow = np.exp(-((x - glow_x) ** 2 + (y - glow_y) ** 2) / 0.18)
     shade = 0.42 + 0.5 * z ** 0.6
     body = base * shade[..., None]
     bright = np.minimum(base * 1.6 + 40, 255)
-    return body * (1 - 0.55 * glow[..., None]) + bright * (0.55 * glow[..., None])
+    return np.asarray(body * (1 - 0.55 * glow[..., None]) + bright * (0.55 * glow[..., None]))
 
 
 @lru_cache(maxsize=64)
@@ -86,7 +86,7 @@ def shadow_sprite(radius_px: float, height_px: float, azimuth_deg: int,
     across = -x * away[1] + y * away[0]
     distance = np.sqrt((along / stretch) ** 2 + across ** 2)
     edge = np.clip((radius_px - distance) / (0.45 * radius_px) + 0.5, 0, 1)
-    return (0.5 * edge).astype(np.float32)
+    return np.asarray((0.5 * edge).astype(np.float32))
 
 
 def _disc_coordinates(radius_px: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
