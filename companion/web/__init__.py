@@ -1,25 +1,69 @@
-"""The referee page: a Flask app factory with one blueprint per concern."""
+"""The referee page: a Flask app factory with one blueprint per concern.
+
+`create_app(table, config, pin=pin)` serves one table: the JSON API of INTERFACES.md section 5
+(`api`), logins and seats (`auth`), the live event stream (`events`), the health check
+(`health`), the language switch (`i18n`) and the page itself.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
 
-from flask import Flask
+from flask import Flask, current_app
 
-from companion.table import Table
+if TYPE_CHECKING:
+    from companion.table import RefereePin, Table
+
+DEFAULTS: dict[str, Any] = {
+    "DEFAULT_LANGUAGE": "de",       # the page's language when neither switch nor browser decide
+    "SSE_HEARTBEAT_S": 15.0,        # a comment line on an idle event stream this often
+    "SSE_MAX_STREAMS": 48,          # event streams open at once; more are refused with 503
+    "PIN_ATTEMPTS": 5,              # failed PIN tries per client ...
+    "PIN_WINDOW_S": 60.0,           # ... within this many seconds, then 429
+    "REFEREE_SESSION_S": 12 * 3600,  # a referee login lasts this long
+    "STATE_DIR": None,              # keeps the cookie key and seat tokens across restarts
+    "PUBLIC_URL": None,             # base of the seat links in QR codes (default: as asked)
+    "SESSION_COOKIE_NAME": "dog_session",
+    "SESSION_COOKIE_HTTPONLY": True,
+    "SESSION_COOKIE_SAMESITE": "Strict",
+    "PERMANENT_SESSION_LIFETIME": timedelta(days=2),
+}
 
 
-def create_app(table: Table, config: dict[str, Any] | None = None) -> Flask:
-    """Build the web app for one table; `config` overrides the defaults (tests, CLI)."""
+def current_table() -> Table:
+    """The table the app of this request serves."""
+    return cast("Table", current_app.extensions["dog_table"])
+
+
+def create_app(table: Table, config: dict[str, Any] | None = None, *,
+               pin: RefereePin | None = None) -> Flask:
+    """Build the web app for one table; `config` overrides DEFAULTS (tests, CLI). Without a
+    `pin` nobody can log in as the referee."""
+    from companion.web import api, auth, board, events, health, i18n, security
+
     app = Flask(__name__)
-    app.config.from_mapping(DEFAULT_LANGUAGE="de", SSE_HEARTBEAT_S=15.0)
+    app.config.from_mapping(DEFAULTS)
     if config:
-        app.config.update(config)
+        app.config.from_mapping(config)
+    state_dir = Path(app.config["STATE_DIR"]) if app.config["STATE_DIR"] else None
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = auth.load_or_create_secret(state_dir)
     app.extensions["dog_table"] = table
+    app.extensions["dog_pin"] = pin
+    app.extensions["dog_pin_throttle"] = auth.PinThrottle(app.config["PIN_ATTEMPTS"],
+                                                          app.config["PIN_WINDOW_S"])
+    app.extensions["dog_seats"] = auth.SeatTokens(
+        state_dir / auth.SEATS_FILE if state_dir else None)
+    app.extensions["dog_streams"] = events.StreamGate(app.config["SSE_MAX_STREAMS"])
 
-    from companion.web import board, events, health
-
-    app.register_blueprint(board.bp)
+    security.init_app(app)
+    i18n.init_app(app)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(auth.bp)
     app.register_blueprint(events.bp)
     app.register_blueprint(health.bp)
+    app.register_blueprint(i18n.bp)
+    app.register_blueprint(board.bp)
     return app

@@ -1,42 +1,113 @@
-"""Live updates for the page over server-sent events (SSE)."""
+"""Live updates over server-sent events: `GET /api/events`.
+
+Each message carries the table's state as `data:` and its `version` as `id:`. A client that
+connects, or reconnects with `Last-Event-ID`, gets the current state at once (every message
+is the whole state, so nothing older is worth sending). An idle stream gets a comment line
+every `SSE_HEARTBEAT_S` seconds. Each open stream holds one server thread, so at most
+`SSE_MAX_STREAMS` are open at once (more are refused with 503) and the rest of the server's
+threads stay free for the API; a stream whose client went away ends within a second when the
+server can tell (waitress with `channel_request_lookahead`), else at the next heartbeat.
+"""
 
 from __future__ import annotations
 
 import json
 import queue
-from collections.abc import Iterator
-from typing import Any
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any, cast
 
-from flask import Blueprint, Response, current_app
+from flask import Blueprint, Response, current_app, request
 
-from companion.web.board import table
+from companion.web import current_table
+from companion.web.security import error
 
 bp = Blueprint("events", __name__)
 
+RETRY_MS = 2000          # how soon a browser reconnects after the stream drops
+POLL_S = 1.0             # how often a waiting stream asks whether its client went away
 
-def sse_stream(listener: queue.Queue[dict[str, Any] | None], heartbeat_s: float,
-               on_close: Any) -> Iterator[str]:
-    """Each state as an SSE `state` event until the table closes (None); a comment line now
-    and then keeps proxies open and notices pages that went away."""
-    try:
-        while True:
-            try:
-                snapshot = listener.get(timeout=heartbeat_s)
-            except queue.Empty:
+State = dict[str, Any]
+
+
+class StreamGate:
+    """Counts the open event streams and refuses more than `limit`."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self._open = 0
+        self._lock = threading.Lock()
+
+    @property
+    def open(self) -> int:
+        """Streams open now."""
+        with self._lock:
+            return self._open
+
+    def enter(self) -> bool:
+        """Take a place for a stream; False when all are taken."""
+        with self._lock:
+            if self._open >= self.limit:
+                return False
+            self._open += 1
+            return True
+
+    def leave(self) -> None:
+        """Give a place back."""
+        with self._lock:
+            self._open -= 1
+
+
+def message(state: State) -> str:
+    """One SSE message: the state's version as id, the state as one line of JSON."""
+    return f"id: {state['version']}\ndata: {json.dumps(state, separators=(',', ':'))}\n\n"
+
+
+def stream(listener: queue.Queue[State | None], heartbeat_s: float,
+           gone: Callable[[], bool]) -> Iterator[str]:
+    """The messages of one stream until the table closes or the client goes away."""
+    yield f"retry: {RETRY_MS}\n\n"
+    quiet_since = time.monotonic()
+    while not gone():
+        waited = time.monotonic() - quiet_since
+        try:
+            state = listener.get(timeout=max(0.0, min(POLL_S, heartbeat_s - waited)))
+        except queue.Empty:
+            if time.monotonic() - quiet_since >= heartbeat_s:
                 yield ": heartbeat\n\n"
-                continue
-            if snapshot is None:
-                return
-            yield f"event: state\nid: {snapshot['version']}\ndata: {json.dumps(snapshot)}\n\n"
-    finally:
-        on_close(listener)
+                quiet_since = time.monotonic()
+            continue
+        if state is None:
+            return
+        yield message(state)
+        quiet_since = time.monotonic()
 
 
-@bp.get("/events")
+def _never() -> bool:
+    return False
+
+
+@bp.get("/api/events")
 def events() -> Response:
-    """The event stream a page subscribes to with `new EventSource('/events')`."""
-    current = table()
-    listener = current.subscribe()
-    stream = sse_stream(listener, current_app.config["SSE_HEARTBEAT_S"], current.unsubscribe)
-    return Response(stream, mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    """The event stream: `new EventSource("/api/events")`, one `message` per state."""
+    gate = cast(StreamGate, current_app.extensions["dog_streams"])
+    if not gate.enter():
+        return error(503, f"{gate.limit} live pages are open, the most this table serves; "
+                          "try again shortly", {"Retry-After": "10"})
+    table = current_table()
+    listener = table.subscribe()
+    closed = threading.Event()
+
+    def close() -> None:
+        if not closed.is_set():
+            closed.set()
+            table.unsubscribe(listener)
+            gate.leave()
+
+    gone = request.environ.get("waitress.client_disconnected", _never)
+    heartbeat_s = float(current_app.config["SSE_HEARTBEAT_S"])
+    response = Response(stream(listener, heartbeat_s, gone), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    response.call_on_close(close)
+    return response

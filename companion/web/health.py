@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify
+from typing import cast
+
+from flask import Blueprint, Response, current_app, jsonify
+
+from companion.web.events import StreamGate
 
 bp = Blueprint("health", __name__)
 
 
 @bp.get("/healthz")
-def healthz():  # type: ignore[no-untyped-def]
-    """A tiny JSON answer; no answer within the watchdog's time means the page is stuck."""
-    return jsonify({"ok": True})
+def healthz() -> Response:
+    """A tiny JSON answer with the open event streams; no answer within the watchdog's time
+    means the page is stuck."""
+    gate = cast(StreamGate, current_app.extensions["dog_streams"])
+    return jsonify({"ok": True, "streams": gate.open, "max_streams": gate.limit})

@@ -1,0 +1,36 @@
+"""The page's HTTP server: waitress with one thread for every event stream the app allows
+(`SSE_MAX_STREAMS`) plus `API_THREADS` that stay free for the API and the page.
+
+Waitress runs each request in a worker thread, and an event stream keeps its thread for as
+long as the page is open. The app refuses streams beyond its cap with 503, so the API always
+has threads; waitress's request lookahead lets a stream notice within a second that its page
+went away and give its thread back.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+
+API_THREADS = 16
+CONNECTIONS_PER_STREAM = 4      # a page's stream plus its keep-alive connections, with margin
+
+
+def server_options(app: Flask) -> dict[str, Any]:
+    """Waitress's options for this app."""
+    streams = int(app.config["SSE_MAX_STREAMS"])
+    heartbeat_s = float(app.config["SSE_HEARTBEAT_S"])
+    return {"threads": streams + API_THREADS,
+            "connection_limit": max(100, CONNECTIONS_PER_STREAM * streams),
+            "channel_request_lookahead": 1,
+            "channel_timeout": max(120, int(4 * heartbeat_s)),
+            "ident": "dog-companion"}
+
+
+def create_server(app: Flask, host: str, port: int) -> Any:
+    """A waitress server for the app, listening now (OSError when it cannot);
+    `server.run()` serves until `server.close()`."""
+    import waitress
+
+    return waitress.create_server(app, host=host, port=port, **server_options(app))
