@@ -1,9 +1,11 @@
 """``dog-companion rules …``: legal moves, the referee's check, positions drawn as text.
 
 ``moves POSITION --card C`` and ``check BEFORE AFTER --card C`` print JSON on stdout
-(INTERFACES.md section 3); ``show POSITION`` draws the position. A POSITION is JSON text, a
-file path or ``-`` for stdin. Exit codes: 0 done, 1 illegal / not playable, 2 bad input (one
-line on stderr naming the problem).
+(INTERFACES.md section 3); an illegal verdict adds its reason ``"code"``, ``"rule"`` (the
+anchor in ``docs/rulebook.md``) and ``"args"``, and ``--language de|en`` chooses the language of
+its ``"reason"`` sentence (default en). ``show POSITION`` draws the position. A POSITION is
+JSON text, a file path or ``-`` for stdin. Exit codes: 0 done, 1 illegal / not playable, 2 bad
+input (one line on stderr naming the problem).
 """
 
 from __future__ import annotations
@@ -46,6 +48,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     check.add_argument("after", metavar="AFTER", help=POSITION_HELP)
     check.add_argument("--card", required=True, help=CARD_HELP)
     check.add_argument("--pretty", action="store_true", help="indent the JSON")
+    check.add_argument(
+        "--language",
+        choices=("en", "de"),
+        default="en",
+        help="the language of the reason sentence (default: en)",
+    )
     check.set_defaults(handler=run_check)
 
     show = sub.add_parser(
@@ -97,7 +105,7 @@ def run_check(args: argparse.Namespace) -> int:
         return _fail("check", InputError(str(error)))
     except InputError as error:
         return _fail("check", error)
-    _print_json(verdict.to_json(), args.pretty)
+    _print_json(verdict.to_json(args.language), args.pretty)
     return EXIT_DONE if verdict.legal else EXIT_ILLEGAL
 
 

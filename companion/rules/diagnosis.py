@@ -18,6 +18,7 @@ from companion.rules.cards import Card
 from companion.rules.move import Move
 from companion.rules.moves import SEVEN_POINTS, Work
 from companion.rules.position import Position, codes_not_in
+from companion.rules.reasons import Reason
 
 __all__ = ["explain"]
 
@@ -45,8 +46,18 @@ class Change(NamedTuple):
     target: int
 
 
-def explain(before: Position, after: Position, card: Card, example: Move | None) -> str:
-    """The reason sentence for an observed ``after`` that no legal move of ``card`` gives.
+class Knock(NamedTuple):
+    """A knock-out a replayed part must cause: ``player``'s peg at ``code``, landed on or
+    passed by the 7, by the part ``by``."""
+
+    player: int
+    code: int
+    landed: bool
+    by: Change
+
+
+def explain(before: Position, after: Position, card: Card, example: Move | None) -> Reason:
+    """The reason for an observed ``after`` that no legal move of ``card`` gives.
 
     ``example`` is the card's legal move nearest to ``after``, None when the card cannot be
     played at all.
@@ -80,24 +91,31 @@ class _Diagnosis:
     def where(self, player: int, code: int) -> str:
         return self.layout.name(player, code)
 
-    def peg(self, player: int, code: int) -> str:
-        """``blue at T22`` / ``red's fresh peg on T16``."""
-        if code == FRESH:
-            return f"{self.color(player)}'s fresh peg on {self.where(player, code)[:-1]}"
-        return f"{self.color(player)} at {self.where(player, code)}"
+    def peg(self, player: int, code: int, prefix: str = "") -> dict[str, str]:
+        """The arguments naming a peg: ``{"color": "blue", "field": "T22"}``."""
+        return {f"{prefix}color": self.color(player), f"{prefix}field": self.where(player, code)}
 
-    def the_card(self) -> str:
-        return "the Joker" if self.card is Card.JOKER else f"the {self.card}"
+    def by(self, player: int, origin: int, target: int) -> dict[str, str]:
+        """The arguments naming the mover's peg that made a mistake."""
+        return {
+            "by_color": self.color(player),
+            "by_from": self.where(player, origin),
+            "by_to": self.where(player, target),
+        }
 
-    def owner_phrase(self, player: int) -> str:
-        mover = self.mover
-        if player == mover:
-            return f"{self.color(mover)}'s own pegs"
-        return f"{self.color(player)}'s pegs (all of {self.color(mover)}'s own pegs are home)"
+    def moved(self, player: int, origin: int, target: int) -> dict[str, str]:
+        return {
+            "color": self.color(player),
+            "from": self.where(player, origin),
+            "to": self.where(player, target),
+        }
+
+    def whose(self, player: int) -> dict[str, str]:
+        return {"owner_color": self.color(player), "mover_color": self.color(self.mover)}
 
     # -- the reason ---------------------------------------------------------------------------
 
-    def reason(self) -> str:
+    def reason(self) -> Reason:
         if self.example is None:
             return self.unplayable()
         if not any(self.left) and not any(self.arrived):
@@ -113,40 +131,32 @@ class _Diagnosis:
             return self.seven() or self.fallback()
         return self.single(parts) or self.fallback()
 
-    def fallback(self) -> str:
+    def fallback(self) -> Reason:
         assert self.example is not None
-        near = self.example.notation
-        return (
-            f"no legal move of {self.the_card()} leads to the observed position"
-            f" (legal, for example: {near})"
+        return Reason(
+            "no_legal_move", {"card": str(self.card), "example": self.example.notation}
         )
 
-    def unplayable(self) -> str:
+    def unplayable(self) -> Reason:
         card = self.card
         player = self.controlled
         mover = self.color(self.mover)
         if player is None:
-            return f"{mover} has no pegs left to move: the game is over"
+            return Reason("game_over", {"mover_color": mover})
         if card is Card.JACK:
-            return (
-                f"the J cannot be played: none of {self.color(player)}'s pegs on the track can be"
-                " swapped (pegs in kennel or home and protected pegs never swap), while other"
-                " players' pegs could be; the Jack has no effect only when no other player's"
-                " swappable peg stands on the track (§6)"
-            )
-        why = "; ".join(self.stuck(player)) or "no peg can move"
+            return Reason("jack_not_playable", {"color": self.color(player)})
+        why = [sub.to_json() for sub in self.stuck(player)] or [
+            Reason("no_peg_can_move", {}).to_json()
+        ]
         if card is Card.SEVEN:
-            return (
-                f"the 7 cannot be played: {self.owner_phrase(player)} cannot move 7 points in"
-                f" total, and all 7 must be moved (§5): {why}"
-            )
-        return f"{self.the_card()} cannot be played by {mover}: {why}"
+            return Reason("seven_not_playable", {**self.whose(player), "why": why})
+        return Reason("not_playable", {"card": str(card), "mover_color": mover, "why": why})
 
-    def stuck(self, player: int) -> list[str]:
+    def stuck(self, player: int) -> list[Reason]:
         """Why each of ``player``'s pegs cannot move with the card."""
         work = self.work
         card = self.card
-        out: list[str] = []
+        out: list[Reason] = []
         in_kennel = [peg for peg in work.pegs_of(player) if work.locs[peg] == KENNEL]
         if in_kennel:
             if card.starts or card is Card.JOKER:
@@ -154,12 +164,9 @@ class _Diagnosis:
                 blocker = work.occ[start]
                 if blocker >= 0:
                     holder = self.peg(work.owner[blocker], work.locs[blocker])
-                    out.append(f"the start field T{start} is blocked by {holder} (§3)")
+                    out.append(Reason("start_blocked", {"start": f"T{start}", **holder}))
             elif len(in_kennel) == len(work.pegs_of(player)):
-                out.append(
-                    f"all of {self.color(player)}'s pegs are in the kennel, and only the A, the K"
-                    " and the Joker start a peg (§3)"
-                )
+                out.append(Reason("all_in_kennel", {"color": self.color(player)}))
         steps = card.forward_steps or (SEVEN_POINTS,)
         for peg in work.pegs_of(player):
             code = work.locs[peg]
@@ -168,14 +175,12 @@ class _Diagnosis:
             name = self.where(player, code)
             if code >= work.track_len:
                 room = HOME_FIELDS - 1 - (code - work.track_len)
-                out.append(f"{name} has {room} free field(s) ahead at most in the home (§4)")
+                out.append(Reason("home_no_room", {"at": name, "room": room}))
                 continue
             stop = self.first_blocker(peg, max(steps))
             if stop is not None:
-                out.append(
-                    f"{name} is blocked by {self.peg(work.owner[stop], work.locs[stop])},"
-                    " which cannot be passed (§3)"
-                )
+                holder = self.peg(work.owner[stop], work.locs[stop])
+                out.append(Reason("blocked_by_protected", {"at": name, **holder}))
         return out
 
     def first_blocker(self, peg: int, steps: int) -> int | None:
@@ -188,18 +193,12 @@ class _Diagnosis:
                 return other
         return None
 
-    def nothing_moved(self) -> str:
+    def nothing_moved(self) -> Reason:
         assert self.example is not None
         example = self.example.notation
         if self.card is Card.JACK:
-            return (
-                f"nothing moved, but a swap is possible ({example}): the Jack must swap when it"
-                " can, even to the player's disadvantage (§6)"
-            )
-        return (
-            f"nothing moved, but {self.the_card()} has legal moves ({example}): a card played"
-            " must be executed completely, its points never lapse (§4)"
-        )
+            return Reason("jack_must_swap", {"example": example})
+        return Reason("nothing_moved", {"card": str(self.card), "example": example})
 
     # -- who moved ------------------------------------------------------------------------------
 
@@ -229,50 +228,49 @@ class _Diagnosis:
         steps = self.steps(player, origin, target)
         return steps if steps is not None else 1000
 
-    def stranger_moved(self) -> str | None:
-        """A sentence if pegs of a player who does not move now moved on the board."""
+    def stranger_moved(self) -> Reason | None:
+        """A reason if pegs of a player who does not move now moved on the board."""
         allowed = {self.controlled}
         if self.card in (Card.SEVEN, Card.JOKER):
             allowed = set(self.moving_players())
         for player, arrived in enumerate(self.arrived):
             targets = [code for code in arrived if code != KENNEL]
-            if not targets:
+            if not targets or player in allowed:
                 continue
-            origins = [self.where(player, code) for code in self.left[player]]
-            change = f"{self.color(player)} {'/'.join(origins)}→" + "/".join(
-                self.where(player, code) for code in targets
-            )
-            if player in allowed:
-                continue
+            moves = [
+                {"color": self.color(player), "from": self.where(player, origin),
+                 "to": self.where(player, target)}
+                for origin, target in zip(self.left[player], targets, strict=False)
+            ]
             landed = self.landed_on(player)
             if landed is not None:
-                return (
-                    f"{self.peg(player, landed)} was landed on and must go back to its kennel:"
-                    " a peg landing on an occupied field knocks out its occupant (§4)"
+                code, by = landed
+                return Reason(
+                    "landed_on_left_standing", {**self.peg(player, code), **self.by(*by)}
                 )
-            whose = self.owner_phrase(self.controlled) if self.controlled is not None else ""
             if self.controlled == self.mover and player == self.layout.partners[self.mover]:
-                return (
-                    f"{self.color(player)}'s peg moved ({change}), but {self.color(self.mover)}"
-                    " plays with the partner's pegs only once all own pegs are home (§7)"
+                return Reason(
+                    "partner_too_early",
+                    {"color": self.color(player), "mover_color": self.color(self.mover),
+                     "moves": moves},
                 )
-            return (
-                f"{self.color(player)}'s peg moved ({change}), but {self.the_card()} moves only"
-                f" {whose} (§2)"
+            assert self.controlled is not None
+            return Reason(
+                "other_player_moved",
+                {"color": self.color(player), "card": str(self.card), "moves": moves,
+                 **self.whose(self.controlled)},
             )
         return None
 
-    def landed_on(self, player: int) -> int | None:
-        """A location ``player`` left on which a controlled peg arrived, if any."""
-        arrived_fields = {
-            self.field(other, code)
-            for other in self.moving_players()
-            for code in self.arrived[other]
-            if code != KENNEL
+    def landed_on(self, player: int) -> tuple[int, Change] | None:
+        """A location ``player`` left on which a controlled peg arrived, if any, and that
+        controlled peg's change."""
+        arrivals = {
+            self.field(part.player, part.target): part for part in self.board_moves()
         }
         for code in self.left[player]:
-            if code != KENNEL and self.field(player, code) in arrived_fields:
-                return code
+            if code != KENNEL and self.field(player, code) in arrivals:
+                return code, arrivals[self.field(player, code)]
         return None
 
     # -- routes --------------------------------------------------------------------------------
@@ -325,45 +323,43 @@ class _Diagnosis:
         assert route is not None
         return route
 
-    def route_faults(self, work: Work, player: int, origin: int, route: Route) -> list[str]:
-        """Rules broken by walking ``route`` in ``work``'s current state (§3, §4)."""
-        faults: list[str] = []
+    def route_faults(
+        self, work: Work, player: int, origin: int, route: Route
+    ) -> list[Reason]:
+        """Rules broken by walking ``route`` in ``work``'s current state."""
+        faults: list[Reason] = []
         mover = self.color(player)
+        by = self.by(player, origin, route.landing)
         for field in route.passed:
             other = work.occ[field]
             if other >= 0 and work.protected(other):
-                faults.append(
-                    f"{self.peg(work.owner[other], work.locs[other])} blocks: it cannot be"
-                    f" passed, it is protected on its own start field (§3)"
-                )
+                faults.append(Reason(
+                    "protected_passed", {**self.peg(work.owner[other], work.locs[other]), **by}
+                ))
         if 0 <= route.landing < work.track_len:
             other = work.occ[route.landing]
             if other >= 0 and work.protected(other):
-                faults.append(
-                    f"{self.peg(work.owner[other], work.locs[other])} is protected on its own"
-                    " start field: it cannot be knocked out (§3)"
-                )
+                faults.append(Reason(
+                    "protected_landed_on",
+                    {**self.peg(work.owner[other], work.locs[other]), **by},
+                ))
         if route.enters_home and route.from_start:
             if self.layout.rules.from_behind:
-                faults.append(
-                    f"{mover}'s peg starts on its own start field"
-                    f" {self.where(player, origin).rstrip('*')}: it must come from behind and"
-                    " cross the start field to enter its home (home_entry from_behind, §4)"
-                )
+                faults.append(Reason(
+                    "home_entry_from_behind",
+                    {"color": mover, "from": self.where(player, origin).rstrip("*"), **by},
+                ))
             elif origin == FRESH:
-                faults.append(
-                    f"{self.peg(player, origin)} may not enter its home before it has moved:"
-                    " the start must be touched twice (home_entry not_fresh, §4)"
-                )
+                faults.append(Reason("home_entry_fresh", {**self.peg(player, origin), **by}))
         mask = work.home[player]
         for k in route.home_passed:
             if mask >> k & 1:
-                faults.append(f"{mover}'s peg on H{k} cannot be passed inside the home (§4)")
+                faults.append(Reason("home_passed", {"color": mover, "field": f"H{k}", **by}))
         if route.landing >= work.track_len and mask >> (route.landing - work.track_len) & 1:
-            faults.append(
-                f"{mover}'s home field {self.where(player, route.landing)} is taken: nobody is"
-                " knocked out in the home (§4)"
-            )
+            faults.append(Reason(
+                "home_field_taken",
+                {"color": mover, "field": self.where(player, route.landing), **by},
+            ))
         return faults
 
     def kennel_arrivals(self) -> Counter[int]:
@@ -372,17 +368,11 @@ class _Diagnosis:
 
     # -- single-peg cards ------------------------------------------------------------------------
 
-    def single(self, parts: list[Change]) -> str | None:
+    def single(self, parts: list[Change]) -> Reason | None:
         card = self.card
         if len(parts) > 1:
-            listed = ", ".join(
-                f"{self.color(p.player)} {self.where(p.player, p.origin)}→"
-                f"{self.where(p.player, p.target)}" for p in parts
-            )
-            return (
-                f"{len(parts)} pegs moved ({listed}), but only the 7 may be split over several"
-                " pegs (§5)"
-            )
+            moves = [self.moved(*part) for part in parts]
+            return Reason("several_pegs_moved", {"count": len(parts), "moves": moves})
         if not parts:
             return self.unexplained_kennels([]) or None
         part = parts[0]
@@ -393,83 +383,79 @@ class _Diagnosis:
         back_ok = card in (Card.FOUR, Card.JOKER)
         ahead = self.route(player, origin, target, backward=False)
         behind = self.route(player, origin, target, backward=True)
-        move = f"{self.color(player)} moved {self.where(player, origin)}→"
-        move += self.where(player, target)
+        moved = self.moved(*part)
         if ahead is not None and ahead.steps in forward:
             return self.replay([(part, ahead)], seven=card is Card.JOKER and ahead.steps == 7)
         if behind is not None and back_ok and behind.steps == 4:
             return self.replay([(part, behind)], seven=False)
         if back_ok and target >= self.layout.track_len:
-            return f"{move}: a 4 backward never enters the home (§4)"
-        wanted = " or ".join(str(n) for n in forward) if card is not Card.JOKER else "1 to 13"
+            return Reason("four_backward_into_home", moved)
         if ahead is None:
-            return f"{move}: no forward way leads there with {self.the_card()} (§4)"
-        return (
-            f"{move}: that is {ahead.steps} fields forward, but {self.the_card()} moves exactly"
-            f" {wanted} (§2, §4)"
+            return Reason("no_forward_way", {**moved, "card": str(card)})
+        return Reason(
+            "wrong_distance",
+            {**moved, "steps": ahead.steps, "card": str(card), "wanted": list(forward)},
         )
 
-    def start(self, part: Change) -> str | None:
+    def start(self, part: Change) -> Reason | None:
         player = part.player
         if not (self.card.starts or self.card is Card.JOKER):
-            return (
-                f"{self.color(player)} started a peg with {self.the_card()}, but only the A, the"
-                " K and the Joker move a peg from the kennel onto its start field (§3)"
-            )
+            return Reason("start_wrong_card", {"color": self.color(player), "card": str(self.card)})
         start = self.layout.starts[player]
         if part.target not in (FRESH, start):
-            return (
-                f"{self.color(player)}'s peg left the kennel for {self.where(player, part.target)}"
-                f", but a started peg goes onto its own start field T{start} (§3)"
+            return Reason(
+                "start_wrong_field",
+                {"color": self.color(player), "to": self.where(player, part.target),
+                 "start": f"T{start}"},
             )
         blocker = self.work.occ[start]
         if blocker >= 0 and self.work.protected(blocker):
-            return (
-                f"{self.peg(self.work.owner[blocker], self.work.locs[blocker])} is protected:"
-                " nobody may start onto it (§3)"
+            return Reason(
+                "start_onto_protected", self.peg(self.work.owner[blocker], self.work.locs[blocker])
             )
         return None
 
     # -- replaying parts ---------------------------------------------------------------------
 
-    def replay(self, parts: list[tuple[Change, Route]], seven: bool) -> str | None:
+    def replay(self, parts: list[tuple[Change, Route]], seven: bool) -> Reason | None:
         """Replay ``parts`` in order on a copy of the position; the first rule broken."""
         work = Work(self.before)
-        knocked: list[tuple[int, int, str]] = []
-        jumped: set[tuple[int, int]] = set()
-        faults: list[str] = []
-        for part, _ in parts:
+        knocked: list[Knock] = []
+        jumped: dict[tuple[int, int], Change] = {}
+        faults: list[Reason] = []
+        for part, planned in parts:
             peg = self.find_peg(work, part.player, part.origin)
             if peg is None:
-                return (
-                    f"{self.color(part.player)}'s peg on {self.where(part.player, part.origin)}"
-                    " was knocked out by an earlier part of the 7 and cannot move any more (§5)"
+                return Reason(
+                    "knocked_out_earlier",
+                    {"color": self.color(part.player),
+                     "field": self.where(part.player, part.origin)},
                 )
-            route = self.route(part.player, part.origin, part.target, _.backward)
+            route = self.route(part.player, part.origin, part.target, planned.backward)
             assert route is not None
             faults.extend(self.route_faults(work, part.player, part.origin, route))
             victims: list[int] = []
             for field in route.passed:
                 other = work.occ[field]
                 if other >= 0:
-                    jumped.add((work.owner[other], work.locs[other]))
+                    jumped.setdefault((work.owner[other], work.locs[other]), part)
             if seven:
                 for field in route.passed:
                     other = work.occ[field]
                     if other >= 0 and not work.protected(other) and other != peg:
                         victims.append(other)
-                        knocked.append((work.owner[other], work.locs[other], "passed by the 7"))
+                        knocked.append(Knock(work.owner[other], work.locs[other], False, part))
             if 0 <= route.landing < work.track_len:
                 other = work.occ[route.landing]
                 if other >= 0 and not work.protected(other):
                     victims.append(other)
-                    knocked.append((work.owner[other], work.locs[other], "landed on"))
+                    knocked.append(Knock(work.owner[other], work.locs[other], True, part))
             work.lift(peg)
             work.knock(tuple(victims))
             work.put(peg, part.target)
         if faults:
             return faults[0]
-        return self.unexplained_kennels(knocked, frozenset() if seven else frozenset(jumped))
+        return self.unexplained_kennels(knocked, {} if seven else jumped)
 
     def find_peg(self, work: Work, player: int, code: int) -> int | None:
         for peg in work.pegs_of(player):
@@ -478,46 +464,41 @@ class _Diagnosis:
         return None
 
     def unexplained_kennels(
-        self, knocked: list[tuple[int, int, str]], passed: frozenset[tuple[int, int]] = frozenset()
-    ) -> str | None:
+        self, knocked: list[Knock], passed: dict[tuple[int, int], Change] | None = None
+    ) -> Reason | None:
         """Knock-outs that did not happen, and pegs in a kennel that nothing knocked out.
 
-        ``passed`` holds ``(player, code)`` of pegs a card other than the 7 jumped over.
+        ``passed`` maps ``(player, code)`` of pegs a card other than the 7 jumped over to the
+        part that jumped.
         """
         arrivals = self.kennel_arrivals()
         expected: Counter[int] = Counter()
-        for player, code, how in knocked:
-            expected[player] += 1
-            if code in self.left[player]:
+        for knock in knocked:
+            expected[knock.player] += 1
+            if knock.code in self.left[knock.player]:
                 continue
-            if how == "landed on":
-                return (
-                    f"{self.peg(player, code)} was landed on and must go back to its kennel:"
-                    " a peg landing on an occupied field knocks out its occupant (§4)"
-                )
-            return (
-                f"{self.peg(player, code)} was passed by the 7 and must go back to its kennel:"
-                " the 7 knocks out every peg it passes (§5)"
-            )
+            args = {**self.peg(knock.player, knock.code), **self.by(*knock.by)}
+            if knock.landed:
+                return Reason("landed_on_left_standing", args)
+            return Reason("passed_left_standing", args)
         for player, count in arrivals.items():
             if count <= expected[player]:
                 continue
             gone = [code for code in self.left[player] if code != KENNEL]
-            if gone and (player, gone[0]) in passed:
-                return (
-                    f"{self.peg(player, gone[0])} was only passed and must stay: only the 7"
-                    " knocks out the pegs it passes (§4)"
+            jumper = (passed or {}).get((player, gone[0])) if gone else None
+            if jumper is not None:
+                return Reason(
+                    "passed_knocked_out", {**self.peg(player, gone[0]), **self.by(*jumper)}
                 )
-            where = self.where(player, gone[0]) if gone else "the board"
-            return (
-                f"{self.color(player)}'s peg from {where} was put into its kennel, but nothing"
-                " knocked it out (§4)"
+            return Reason(
+                "kennel_without_cause",
+                {"color": self.color(player), "field": self.where(player, gone[0])},
             )
         return None
 
     # -- the 7 --------------------------------------------------------------------------------
 
-    def seven(self) -> str | None:
+    def seven(self) -> Reason | None:
         mover = self.mover
         partner = self.layout.partners[mover]
         track_len = self.layout.track_len
@@ -527,12 +508,11 @@ class _Diagnosis:
             and any(code != KENNEL for code in self.arrived[partner])
             and any(code < track_len for code in self.after.codes[mover])
         ):
-            return (
-                f"{self.color(partner)}'s pegs moved, but {self.color(mover)}'s own pegs are not"
-                " all home: the 7 moves the partner's pegs only after the last own peg is home"
-                " (§5, §7)"
+            return Reason(
+                "partner_seven_too_early",
+                {"color": self.color(partner), "mover_color": self.color(mover)},
             )
-        best: tuple[int, str | None] | None = None
+        best: tuple[int, Reason | None] | None = None
         sums: list[int] = []
         for assignment in self.assignments():
             lengths = [self.steps(part.player, part.origin, part.target) for part in assignment]
@@ -552,14 +532,8 @@ class _Diagnosis:
             return best[1]
         if sums:
             total = min(sums, key=lambda s: abs(s - SEVEN_POINTS))
-            listed = ", ".join(
-                f"{self.color(p.player)} {self.where(p.player, p.origin)}→"
-                f"{self.where(p.player, p.target)}" for p in self.board_moves()
-            )
-            return (
-                f"the parts of the 7 add up to {total} fields ({listed}), but all 7 points must"
-                " be moved, exactly (§5)"
-            )
+            moves = [self.moved(*part) for part in self.board_moves()]
+            return Reason("seven_wrong_total", {"total": total, "moves": moves})
         return None
 
     def assignments(self) -> list[list[Change]]:
@@ -606,33 +580,22 @@ class _Diagnosis:
             return self.layout.starts[player]
         return code if 0 <= code < track_len else -1 - code
 
-    def jack(self, swap: tuple[Change, Change] | None) -> str | None:
+    def jack(self, swap: tuple[Change, Change] | None) -> Reason | None:
         player = self.controlled
+        assert player is not None
         if swap is None:
-            return (
-                f"{self.the_card()} played as the J swaps one of"
-                f" {self.owner_phrase(player) if player is not None else 'the pegs'} with"
-                " another player's peg; the observed change is not a swap (§6)"
-            )
+            return Reason("not_a_swap", {"card": str(self.card), **self.whose(player)})
         a, b = swap
         if player not in (a.player, b.player):
-            return (
-                f"wrong Jack partner: {self.color(a.player)} at {self.where(a.player, a.origin)}"
-                f" and {self.color(b.player)} at {self.where(b.player, b.origin)} were swapped,"
-                f" but the Jack swaps one of {self.owner_phrase(player or self.mover)} with"
-                " another player's peg (§6)"
+            return Reason(
+                "jack_wrong_partner",
+                {**self.peg(a.player, a.origin), **self.peg(b.player, b.origin, "other_"),
+                 **self.whose(player)},
             )
         for part in (a, b):
             peg = self.find_peg(self.work, part.player, part.origin)
             if peg is not None and self.work.protected(peg):
-                return (
-                    f"{self.peg(part.player, part.origin)} is protected on its own start field:"
-                    " it cannot be swapped (§6)"
-                )
+                return Reason("swap_protected", self.peg(part.player, part.origin))
             if part.origin >= self.layout.track_len or part.origin == KENNEL:
-                return (
-                    f"{self.color(part.player)}'s peg in {self.where(part.player, part.origin)}"
-                    " cannot be swapped: pegs in kennel or home never swap (§6)"
-                )
+                return Reason("swap_kennel_or_home", self.peg(part.player, part.origin))
         return None
-

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from companion.rules.board import FRESH, KENNEL
@@ -11,6 +11,7 @@ from companion.rules.diagnosis import explain
 from companion.rules.move import Move
 from companion.rules.moves import Outcomes, find_move, outcomes
 from companion.rules.position import Layout, Position, codes_not_in, positions_of_one_game
+from companion.rules.reasons import Reason, reason_text, rule_of
 
 __all__ = ["NEAREST_COUNT", "Nearest", "Verdict", "check", "differences"]
 
@@ -40,9 +41,15 @@ class Nearest:
 class Verdict:
     """The referee's verdict on one played card.
 
-    Legal: ``move`` is the legal move that leads to the observed position. Illegal: ``reason``
-    names the rule, peg and field; ``nearest`` lists the closest legal results, best first
-    (empty when the card cannot be played at all, ``playable`` is then False).
+    Legal: ``move`` is the legal move that leads to the observed position; ``code``, ``reason``
+    and ``rule`` are None. Illegal: ``code`` is a stable snake_case reason code
+    (:data:`~companion.rules.reasons.CATALOGUE`) and ``args`` its arguments (colours, fields
+    such as ``"T12"``, numbers); ``reason`` is its English sentence naming the rule, peg and
+    field (``reason_text(code, args, "de")`` gives the German one); ``rule`` is the anchor of
+    the rule in ``docs/rulebook.md`` (``"seven"`` → ``docs/rulebook.md#seven``). ``nearest``
+    lists the closest legal results, best first (empty when the card cannot be played at all;
+    ``playable`` is then False and ``code`` one of ``not_playable``, ``seven_not_playable``,
+    ``jack_not_playable``, ``game_over``).
     """
 
     legal: bool
@@ -51,15 +58,28 @@ class Verdict:
     reason: str | None = None
     nearest: tuple[Nearest, ...] = ()
     playable: bool = True
+    code: str | None = None
+    args: dict[str, Any] = field(default_factory=dict)
+    rule: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        """The verdict as printed by ``dog-companion rules check`` (INTERFACES.md section 3)."""
+    def text(self, language: str = "en") -> str | None:
+        """The reason sentence in ``language`` (``"de"`` or ``"en"``); None when legal."""
+        if self.code is None:
+            return None
+        return reason_text(self.code, self.args, language)
+
+    def to_json(self, language: str = "en") -> dict[str, Any]:
+        """The verdict as printed by ``dog-companion rules check`` (INTERFACES.md section 3),
+        with the reason sentence in ``language``."""
         if self.legal:
             assert self.move is not None
             return {"legal": True, "move": self.move.notation}
         return {
             "legal": False,
-            "reason": self.reason,
+            "reason": self.text(language),
+            "code": self.code,
+            "rule": self.rule,
+            "args": self.args,
             "nearest": [near.to_json() for near in self.nearest],
         }
 
@@ -76,10 +96,22 @@ def check(before: Position, after: Position, card: Card) -> Verdict:
     if found is not None:
         return Verdict(True, card, found)
     near = nearest(outcomes(before, card), after)
-    if not near:
-        return Verdict(False, card, reason=explain(before, after, card, None), playable=False)
-    reason = explain(before, after, card, near[0].move)
-    return Verdict(False, card, reason=reason, nearest=near)
+    why = explain(before, after, card, near[0].move if near else None)
+    return illegal(card, why, near)
+
+
+def illegal(card: Card, why: Reason, near: tuple[Nearest, ...] = ()) -> Verdict:
+    """The verdict "illegal" for ``why``; without ``near`` results the card is not playable."""
+    return Verdict(
+        False,
+        card,
+        reason=reason_text(why.code, why.args, "en"),
+        nearest=near,
+        playable=bool(near),
+        code=why.code,
+        args=why.args,
+        rule=rule_of(why.code),
+    )
 
 
 def nearest(

@@ -91,7 +91,17 @@ def test_check_legal_and_illegal(capsys: pytest.CaptureFixture[str]) -> None:
     verdict: dict[str, Any] = json.loads(out)
     assert code == 1 and verdict["legal"] is False
     assert verdict["reason"].startswith("blue at T22 was passed by the 7")
+    assert verdict["code"] == "passed_left_standing" and verdict["rule"] == "seven"
+    assert verdict["args"]["color"] == "blue" and verdict["args"]["field"] == "T22"
     assert set(verdict["nearest"][0]) == {"notation", "result", "differences"}
+
+
+def test_check_speaks_german_on_request(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["check", BEFORE, AFTER_ILLEGAL, "--card", "7", "--language", "de"],
+                       capsys)
+    verdict: dict[str, Any] = json.loads(out)
+    assert code == 1 and verdict["code"] == "passed_left_standing"
+    assert verdict["reason"].startswith("Blau auf T22 wurde von der 7 überholt")
 
 
 def test_show_draws_the_position(capsys: pytest.CaptureFixture[str]) -> None:
