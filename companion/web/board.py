@@ -1,43 +1,126 @@
-"""The board page and its JSON: the profile's holes and the table's current state."""
+"""The page people see: board, card pad, verdict, setup, history, camera and settings views.
+
+Every view is the same page (`page.html`) with another view showing first; its script switches
+views without a reload and keeps them current from `/api/events`. The page talks to the table
+through the JSON API (`companion.web.api`); the few things only the page needs are served here
+under `/page/`: the legal results for entering a move by hand, the verdict's sentence in the
+reader's language, and the seats' QR codes.
+"""
 
 from __future__ import annotations
 
+import io
+from contextlib import suppress
 from dataclasses import asdict
+from typing import Any
 
-from flask import Blueprint, current_app, jsonify, render_template, request
+import segno
+from flask import Blueprint, Response, current_app, jsonify, render_template
+from flask_babel import get_locale
+from werkzeug.exceptions import Conflict, NotFound
 
-from companion.table import Table
-from companion.web.i18n import choose_language, texts
+from companion import __version__
+from companion.web import current_table, page_texts
+from companion.web.auth import referee_only, seat_entry, seats, session_answer
 
 bp = Blueprint("board", __name__)
 
+VIEWS = ("board", "setup", "history", "calibration", "settings")
+MOST_RESULTS = 400
+"""The most legal results listed for entering a move by hand (a 7 can have thousands)."""
 
-def table() -> Table:
-    """The table this app serves."""
-    return current_app.extensions["dog_table"]  # type: ignore[no-any-return]
+
+def language() -> str:
+    """The reader's language: "de" or "en"."""
+    return str(get_locale() or current_app.config["DEFAULT_LANGUAGE"])[:2]
+
+
+def profile_json() -> dict[str, Any]:
+    """The board profile as the page draws it: holes and markers in millimetres."""
+    profile = current_table().profile
+    return {"name": profile.name, "seats": profile.seats, "board_mm": profile.board_mm,
+            "default_colors": profile.default_colors,
+            "hole_diameter_mm": profile.hole_diameter_mm,
+            "marble_diameter_mm": profile.marble_diameter_mm,
+            "holes": [{"id": h.id, "kind": h.kind, "x": h.x, "y": h.y, "seat": h.seat}
+                      for h in profile.holes],
+            "markers": [asdict(m) for m in profile.markers]}
+
+
+def render_view(view: str) -> str:
+    """The page with `view` showing first."""
+    lang = language()
+    return render_template("page.html", view=view, lang=lang, other="en" if lang == "de" else "de",
+                           texts=page_texts.page_texts(), profile=profile_json(),
+                           session=session_answer(), state=current_table().state(),
+                           version=__version__, colors=page_texts.COLORS,
+                           cards=page_texts.CARDS)
 
 
 @bp.get("/")
-def page() -> str:
-    """The referee page, in German or English."""
-    language = choose_language(request, current_app.config["DEFAULT_LANGUAGE"])
-    other = "en" if language == "de" else "de"
-    return render_template("board.html", t=texts(language), lang=language, other=other,
-                           snapshot=table().snapshot())
+def board_view() -> str:
+    """The board with the card pad and the verdict: the referee screen and a player's seat."""
+    return render_view("board")
 
 
-@bp.get("/api/board")
-def board_profile():  # type: ignore[no-untyped-def]
-    """The board profile: hole and marker positions in millimetres."""
-    profile = table().profile
-    return jsonify({"name": profile.name, "seats": profile.seats,
-                    "board_mm": profile.board_mm, "default_colors": profile.default_colors,
-                    "hole_diameter_mm": profile.hole_diameter_mm,
-                    "holes": [asdict(h) for h in profile.holes],
-                    "markers": [asdict(m) for m in profile.markers]})
+@bp.get("/<any(setup, history, calibration, settings):view>")
+def other_view(view: str) -> str:
+    """Setup, history, camera or settings: the same page with another view first."""
+    return render_view(view)
 
 
-@bp.get("/api/state")
-def state():  # type: ignore[no-untyped-def]
-    """The table's current state (the same data the event stream sends)."""
-    return jsonify(table().snapshot())
+@bp.get("/page/moves.json")
+def legal_results() -> Response:
+    """The legal results of the announced card, for entering a move by hand:
+    `{"card": "7", "moves": [{"notation": ..., "result": POSITION}, ...], "more": bool}`."""
+    from companion.rules import Position, legal_moves, parse_card
+
+    state = current_table().state()
+    announced = state.get("announced")
+    if state.get("phase") != "play" or not announced or not state.get("position"):
+        raise Conflict("no card is announced: announce one first")
+    position = Position.from_json(state["position"])
+    moves, seen = [], set()
+    for move in legal_moves(position, parse_card(announced["card"])):
+        if move.result in seen:
+            continue
+        seen.add(move.result)
+        moves.append({"notation": move.notation, "result": move.result.to_json()})
+        if len(moves) == MOST_RESULTS:
+            break
+    return jsonify({"card": announced["card"], "moves": moves,
+                    "more": len(moves) == MOST_RESULTS})
+
+
+@bp.get("/page/verdict.json")
+def verdict_words() -> Response:
+    """The verdict's reason in the reader's language: `{"reason": str | null, "rule": str |
+    null}` (the English `reason` of the state where the verdict has no code)."""
+    from companion.rules.reasons import reason_text
+
+    verdict = current_table().state().get("verdict")
+    if not verdict:
+        raise NotFound("there is no verdict now")
+    code = verdict.get("code")
+    reason = verdict.get("reason")
+    if code:
+        # A code this version cannot render keeps the English sentence.
+        with suppress(KeyError, ValueError):
+            reason = reason_text(code, verdict.get("args") or {}, language())
+    return jsonify({"reason": reason, "rule": verdict.get("rule")})
+
+
+@bp.get("/page/qr/<int:seat>.svg")
+@referee_only
+def seat_qr(seat: int) -> Response:
+    """The QR code of a seat's join link (referee only: it holds the seat's secret)."""
+    token = seats().token(seat)
+    players = current_table().state().get("players") or []
+    if token is None or seat >= len(players):
+        raise NotFound(f"there is no seat {seat}")
+    link = seat_entry(seat, players[seat], token)["url"]
+    svg = io.BytesIO()
+    segno.make(link, error="m").save(svg, kind="svg", scale=4, border=2, dark="#1d1d1b",
+                                     light="#ffffff", title=link)
+    return Response(svg.getvalue(), mimetype="image/svg+xml",
+                    headers={"Cache-Control": "no-store"})

@@ -1,0 +1,93 @@
+"""The words the page's script shows, in the reader's language (Flask-Babel catalogues)."""
+
+from __future__ import annotations
+
+from flask_babel import gettext, pgettext
+
+COLORS = ("red", "yellow", "green", "blue", "white", "black")
+"""The marble colours the setup offers."""
+
+CARDS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2", "JOKER")
+"""The card pad's buttons, in the order of INTERFACES.md section 2."""
+
+
+def color_names() -> dict[str, str]:
+    """Each colour's name."""
+    return {"red": gettext("red"), "yellow": gettext("yellow"), "green": gettext("green"),
+            "blue": gettext("blue"), "white": gettext("white"), "black": gettext("black")}
+
+
+def color_initials() -> dict[str, str]:
+    """The letters a marble carries so that colour-blind players can read it."""
+    return {"red": pgettext("initial of red", "R"), "yellow": pgettext("initial of yellow", "Y"),
+            "green": pgettext("initial of green", "G"), "blue": pgettext("initial of blue", "B"),
+            "white": pgettext("initial of white", "W"),
+            "black": pgettext("initial of black", "K"), "?": "?"}
+
+
+def page_texts() -> dict[str, object]:
+    """Every sentence the script puts on the page, keyed by what it is for."""
+    return {
+        "colors": color_names(),
+        "initials": color_initials(),
+        "connected": gettext("live"),
+        "disconnected": gettext("Connection lost. Reconnecting …"),
+        "phase_setup": gettext("No game yet: the referee sets one up."),
+        "phase_over": gettext("Game over."),
+        "winners": gettext("Winners: %(names)s"),
+        "to_move": gettext("%(name)s to move"),
+        "seat": gettext("seat %(seat)s"),
+        "round": gettext("Round %(round)s, %(cards)s cards, dealer %(dealer)s"),
+        "announced": gettext("%(name)s plays %(card)s"),
+        "no_card": gettext("Waiting for a card."),
+        "exchange": gettext("Partners: each give one card to your partner."),
+        "in_progress": gettext("Move in progress …"),
+        "disturbed": gettext("A marble was moved while no move is expected: "
+                             "put it back on the green hole."),
+        "legal": gettext("Legal"),
+        "illegal": gettext("Not legal"),
+        "nearest": gettext("Legal results nearest to what the camera saw"),
+        "set_this": gettext("Set the board to this"),
+        "accept_played": gettext("Accept as played"),
+        "put_back": gettext("Put the marbles back as shown in green, or make a legal move."),
+        "before": gettext("Before"),
+        "after": gettext("After"),
+        "folded": gettext("out this round"),
+        "cards_left": gettext("%(count)s cards"),
+        "your_turn": gettext("Your turn"),
+        "your_seat": gettext("Your seat: %(name)s"),
+        "not_your_turn": gettext("Wait for your turn."),
+        "need_pin": gettext("Only the referee may do this: enter the PIN."),
+        "done_sent": gettext("The table judges the board now."),
+        "manual_pick": gettext("Tap a marble, then the hole it moved to."),
+        "manual_next": gettext("Now tap where %(hole)s went."),
+        "manual_parts": gettext("Moved so far: %(parts)s"),
+        "manual_none": gettext("Nothing moved yet."),
+        "no_results": gettext("This card has no legal result here."),
+        "results_count": gettext("%(count)s legal results"),
+        "history_empty": gettext("No moves yet."),
+        "history_at": gettext("After move %(n)s of %(total)s"),
+        "history_start": gettext("Start of the game"),
+        "take_back_to": gettext("Take back to here"),
+        "confirm_undo": gettext("Take back every move after move %(n)s?"),
+        "undo_last": gettext("Take back the last move"),
+        "qr_hint": gettext("Scan to join this seat"),
+        "revoke": gettext("Revoke"),
+        "setup_started": gettext("New game started."),
+        "reference_taken": gettext("Reference taken."),
+        "camera_reading": gettext("The camera reads the board."),
+        "camera_lost": gettext("The camera lost the board."),
+        "camera_manual": gettext("No camera: moves are entered by hand."),
+        "camera_simulated": gettext("Simulated camera."),
+        "no_reference": gettext("No reference frame yet: put every marble in its kennel and "
+                                "take the reference in the setup."),
+        "hint_lost": gettext("Make sure all four corner markers are visible and the board is "
+                             "lit evenly; move the camera so the whole board is in the frame."),
+        "hint_warnings": gettext("Fix what the warnings say, then take the reference again."),
+        "hint_ok": gettext("Nothing to change."),
+        "no_image": gettext("The live camera image is not available on this table."),
+        "error": gettext("Refused: %(message)s"),
+        "logged_in": gettext("Referee"),
+        "players_needed": gettext("Choose at least two players."),
+        "player": gettext("Player %(n)s"),
+    }
