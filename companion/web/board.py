@@ -16,7 +16,7 @@ from typing import Any
 
 import segno
 from flask import Blueprint, Response, current_app, jsonify, render_template
-from flask_babel import get_locale
+from flask_babel import get_locale  # type: ignore[import-untyped]
 from werkzeug.exceptions import Conflict, NotFound
 
 from companion import __version__

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask_babel import gettext, pgettext
+from flask_babel import gettext, pgettext  # type: ignore[import-untyped]
 
 COLORS = ("red", "yellow", "green", "blue", "white", "black")
 """The marble colours the setup offers."""
