@@ -23,7 +23,7 @@ DEFAULTS: dict[str, Any] = {
     "PIN_ATTEMPTS": 5,              # failed PIN tries per client ...
     "PIN_WINDOW_S": 60.0,           # ... within this many seconds, then 429
     "REFEREE_SESSION_S": 12 * 3600,  # a referee login lasts this long
-    "STATE_DIR": None,              # keeps the cookie key and seat tokens across restarts
+    "STATE_DIR": None,              # cookie key and seat tokens (default: the table's folder)
     "PUBLIC_URL": None,             # base of the seat links in QR codes (default: as asked)
     "SESSION_COOKIE_NAME": "dog_session",
     "SESSION_COOKIE_HTTPONLY": True,
@@ -47,6 +47,8 @@ def create_app(table: Table, config: dict[str, Any] | None = None, *,
     app.config.from_mapping(DEFAULTS)
     if config:
         app.config.from_mapping(config)
+    if app.config["STATE_DIR"] is None:
+        app.config["STATE_DIR"] = table.state_dir
     state_dir = Path(app.config["STATE_DIR"]) if app.config["STATE_DIR"] else None
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = auth.load_or_create_secret(state_dir)

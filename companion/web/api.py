@@ -20,8 +20,7 @@ from companion.web.security import json_body
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 SETUP_KEYS: dict[str, type | tuple[type, ...]] = {
-    "rules": (str, dict), "board": (int, str), "players": list, "first_dealer": int,
-    "teams": list}
+    "rules": (str, dict), "board": int, "players": list, "first_dealer": int, "teams": list}
 SNAPSHOT_ID = re.compile(r"[A-Za-z0-9_.-]{1,80}")
 
 
@@ -82,7 +81,7 @@ def snapshot(snapshot_id: str) -> Response:
 @referee_only
 def setup() -> Response:
     """Referee: start a new game (section 5 body); a running game ends."""
-    body = json_body(SETUP_KEYS, required=("rules", "board", "players", "first_dealer"))
+    body = json_body(SETUP_KEYS, required=("players",))
     return answer(current_table().setup(body))
 
 

@@ -7,7 +7,7 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from flask import Flask, Response, jsonify, request
+from flask import Flask, Response, current_app, jsonify, request
 from flask_wtf.csrf import CSRFError, CSRFProtect  # type: ignore[import-untyped]
 from werkzeug.exceptions import BadRequest, HTTPException, UnsupportedMediaType
 
@@ -38,7 +38,6 @@ STATUS_SENTENCES = {
     403: "this is not allowed",
     404: "there is no such page or resource",
     405: "this method is not allowed here",
-    413: f"the request body is larger than {MAX_BODY_BYTES // 1024} kB",
     415: "the request body must be JSON (Content-Type: application/json)",
     429: "too many requests",
     500: "the server failed; nothing was changed",
@@ -58,7 +57,8 @@ def csrf_exempt(view: View) -> View:
 
 def init_app(app: Flask) -> None:
     """Install CSRF protection, the security headers and the JSON error answers."""
-    app.config.setdefault("MAX_CONTENT_LENGTH", MAX_BODY_BYTES)
+    if app.config["MAX_CONTENT_LENGTH"] is None:
+        app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     app.config.setdefault("WTF_CSRF_HEADERS", [CSRF_HEADER])
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)      # valid as long as the session
     csrf.init_app(app)
@@ -106,6 +106,9 @@ def http_error(err: HTTPException) -> Response:
     """Every HTTP error as JSON with a sentence naming the problem."""
     status = err.code or 500
     described = err.description if type(err).description != err.description else None
+    if status == 413:
+        limit = current_app.config["MAX_CONTENT_LENGTH"]
+        described = f"the request body is larger than {limit / 1024:g} kB"
     kept = {name: value for name, value in err.get_headers() if name in KEPT_HEADERS}
     return error(status, described or STATUS_SENTENCES.get(status, err.name.lower()), kept)
 
@@ -120,12 +123,13 @@ def json_body(allowed: Mapping[str, type | tuple[type, ...]],
               required: tuple[str, ...] = ()) -> dict[str, Any]:
     """The request's JSON object, with only `allowed` keys of the given types (an empty body
     counts as `{}`); anything else is refused with 400 (415 for a body that is not JSON)."""
-    raw = request.get_data(cache=True)
-    if not raw.strip():
-        body: object = {}
-    else:
-        if not request.is_json:
+    body: object = {}
+    if not request.is_json:
+        # A form body may already be parsed (the CSRF check looks into forms).
+        if request.content_length or request.form or request.files \
+                or request.get_data(cache=True).strip():
             raise UnsupportedMediaType(STATUS_SENTENCES[415])
+    elif request.get_data(cache=True).strip():
         try:
             body = request.get_json(force=True)
         except BadRequest:
