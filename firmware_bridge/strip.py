@@ -14,7 +14,9 @@ budget. Backends only push finished RGB triples to the hardware:
 - `none`: nothing at all.
 
 `auto` picks by the Pi model in `/proc/device-tree/model` and falls back to `sim`, with a log
-line saying why, when there is no Pi or its library is missing.
+line saying why, when there is no Pi or its library is missing. Each backend lives in its own
+module under `firmware_bridge.backends`, named in `BACKEND_CLASSES` and imported only when it is
+opened.
 """
 
 from __future__ import annotations
