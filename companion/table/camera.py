@@ -1,0 +1,245 @@
+"""The live camera loop: source → locate → read → stabilize → table, in its own threads.
+
+A grabber thread reads the source as fast as it delivers and keeps only the newest frame; the
+reading thread takes the newest frame whenever it is free, so a slow reading drops frames and
+never queues them. A source that fails or delivers nothing for ``lost_after_s`` is reported
+to the table as lost (manual entry carries on); the grabber tries to reopen it, and the
+first frame that comes again reports it back.
+
+The frame source is any `vision.sources.FrameSource`: a camera, or for a table without one
+:func:`rendered_source`, which renders the table's own position (the simulator plugs its
+virtual table in the same way).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+
+from companion.table.session import Table
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from vision.sources import Frame, FrameSource
+
+log = logging.getLogger(__name__)
+
+LOST_AFTER_S = 2.0
+REOPEN_EVERY_S = 2.0
+STABLE_S = 0.3
+SIM_SIZE = (640, 480)
+SIM_FPS = 2.0
+
+
+class CameraLoop:
+    """Feeds ``table`` from ``source`` until closed; a context manager.
+
+    ``reopen`` makes a new source after a failure (None: wait for the same one).
+    ``reader_factory(reference_image or None)`` makes the board reader (default:
+    `vision.reader.BoardReader` of the table's profile).
+    """
+
+    def __init__(self, table: Table, source: FrameSource, *, simulated: bool = False,
+                 reopen: Callable[[], FrameSource] | None = None,
+                 reader_factory: Callable[[Any], Any] | None = None,
+                 stable_s: float = STABLE_S, lost_after_s: float = LOST_AFTER_S,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        from vision.stabilize import Stabilizer
+
+        self.table = table
+        self.source = source
+        self.status = "simulated" if simulated else "reading"
+        self._reopen = reopen
+        self._reader_factory = reader_factory or self._board_reader
+        self._stabilizer = Stabilizer(stable_s)
+        self._lost_after_s = lost_after_s
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._newest: Frame | None = None
+        self._got_frame = threading.Event()
+        self._stop = threading.Event()
+        self._reader: Any = None
+        self._last_frame: Frame | None = None
+        self._last_frame_at = clock()
+        self._threads: list[threading.Thread] = []
+        self.frames_read = 0
+        self.frames_dropped = 0
+        self.readings = 0
+
+    # -- public ---------------------------------------------------------------------------
+
+    def start(self) -> CameraLoop:
+        """Start the grabber and the reading thread."""
+        self.table.attach_camera(self.status, self.take_reference)
+        for name, target in (("camera-grab", self._grab), ("camera-read", self._read_loop)):
+            thread = threading.Thread(target=target, name=name, daemon=True)
+            thread.start()
+            self._threads.append(thread)
+        return self
+
+    def close(self) -> None:
+        """Stop both threads and close the source."""
+        self._stop.set()
+        self._got_frame.set()
+        for thread in self._threads:
+            thread.join(timeout=5)
+        self.source.close()
+
+    def __enter__(self) -> CameraLoop:
+        return self.start()
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.close()
+
+    def take_reference(self) -> None:
+        """The newest frame becomes the reader's reference (every marble in its kennel)."""
+        with self._lock:
+            frame = self._last_frame or self._newest
+        if frame is None:
+            raise RuntimeError("no camera frame has arrived yet")
+        reader = self._reader_factory(frame.image)
+        with self._lock:
+            self._reader = reader
+        self.table.camera_warnings(list(getattr(reader, "warnings", ())), reference=True)
+
+    def latest_jpeg(self) -> bytes | None:
+        """The newest frame as JPEG (for a dispute's snapshot), or None."""
+        with self._lock:
+            frame = self._last_frame
+        if frame is None:
+            return None
+        import cv2
+
+        ok, data = cv2.imencode(".jpg", frame.image, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        return bytes(data.tobytes()) if ok else None
+
+    # -- threads --------------------------------------------------------------------------
+
+    def _grab(self) -> None:
+        from vision.sources import EndOfSource, SourceError
+
+        while not self._stop.is_set():
+            try:
+                frame = self.source.read()
+            except (SourceError, EndOfSource, OSError) as error:
+                if self._stop.is_set():
+                    return
+                self.table.camera_lost(str(error) or type(error).__name__)
+                self._wait_and_reopen()
+                continue
+            with self._lock:
+                if self._newest is not None:
+                    self.frames_dropped += 1
+                self._newest = frame
+                self._last_frame_at = self._clock()
+            self.table.camera_back(self.status)
+            self._got_frame.set()
+
+    def _wait_and_reopen(self) -> None:
+        if self._stop.wait(REOPEN_EVERY_S) or self._reopen is None:
+            return
+        from vision.sources import SourceError
+
+        try:
+            fresh = self._reopen()
+        except SourceError as error:
+            log.info("camera: still away (%s)", error)
+            return
+        old, self.source = self.source, fresh
+        old.close()
+
+    def _read_loop(self) -> None:
+        while not self._stop.is_set():
+            arrived = self._got_frame.wait(timeout=0.5)
+            if self._stop.is_set():
+                return
+            if not arrived:
+                self._check_silence()
+                self.table.tick()
+                continue
+            self._got_frame.clear()
+            with self._lock:
+                frame, self._newest = self._newest, None
+            if frame is None:
+                continue
+            self._read(frame)
+            self.table.tick()
+
+    def _check_silence(self) -> None:
+        with self._lock:
+            silent = self._clock() - self._last_frame_at
+        if silent >= self._lost_after_s:
+            self.table.camera_lost(f"no frame for {silent:.0f} s")
+
+    def _read(self, frame: Frame) -> None:
+        from vision.locate import LocateError
+        from vision.stabilize import Observation
+
+        with self._lock:
+            self._last_frame = frame
+            reader = self._reader
+        if reader is None:
+            reader = self._reader_factory(None)
+            with self._lock:
+                self._reader = reader
+        try:
+            reading = reader.read(frame.image)
+        except LocateError as error:
+            self.table.camera_warnings([f"the board is not found in the picture: {error}"])
+            return
+        self.frames_read += 1
+        self.table.camera_warnings(list(getattr(reader, "warnings", ())))
+        settled = self._stabilizer.update(Observation(frame.timestamp, reading.holes,
+                                                      occluded=reading.occluded))
+        if settled is not None:
+            self.readings += 1
+            self.table.feed(settled)
+
+    def _board_reader(self, reference: np.ndarray | None) -> Any:
+        from vision.reader import BoardReader
+
+        return BoardReader(self.table.profile, reference=reference)
+
+
+def rendered_source(table: Table, size: tuple[int, int] = SIM_SIZE,
+                    fps: float = SIM_FPS) -> FrameSource:
+    """A `SimulatedSource` whose frames are renderings of the table's board as the table
+    believes it (a table without a camera), ``fps`` frames a second."""
+    from vision.render import RenderConditions, render
+    from vision.sources import SimulatedSource
+
+    conditions = RenderConditions(width=size[0], height=size[1])
+    cache: dict[str, Any] = {}
+    period = 1.0 / fps
+    next_at = [time.monotonic()]
+
+    def produce(stamp: float) -> np.ndarray | None:
+        delay = next_at[0] - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+        next_at[0] = max(next_at[0] + period, time.monotonic())
+        holes = table.believed_holes()
+        key = tuple(sorted((k, v or "") for k, v in holes.items()))
+        if cache.get("key") != key:
+            cache["key"] = key
+            cache["image"] = render(table.profile, holes, conditions).image
+        image: np.ndarray = cache["image"]
+        return image
+
+    return SimulatedSource(produce)
+
+
+def open_camera(spec: str, table: Table, size: tuple[int, int],
+                fps: float) -> FrameSource:
+    """The frame source of a camera spec; ``sim`` renders the table's own board."""
+    if spec == "sim":
+        return rendered_source(table)
+    from vision.sources import CameraSettings, open_source
+
+    return open_source(spec, CameraSettings(width=size[0], height=size[1], fps=fps))

@@ -1,0 +1,108 @@
+"""The legal results of one card in one position, as board views, cached.
+
+The rules engine lists the moves; the table needs them as board views to compare readings
+with: is a reading a legal result (accept), on the way to one (in progress), or neither
+(judge)? Listing a 7's moves in a crowded position takes a while, so each (position, card) is
+worked out once.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from companion.rules import Card, Move, Position, legal_moves
+from companion.table.board import BoardMap, View
+from companion.table.leds import Lit, lit_by
+
+CACHE_SIZE = 32
+
+
+def view_key(view: View) -> frozenset[tuple[str, str | None]]:
+    """A hashable form of a board view."""
+    return frozenset(view.items())
+
+
+@dataclass(frozen=True)
+class Legal:
+    """The legal moves of ``card`` for the player to move in ``before``."""
+
+    before: Position
+    card: Card
+    moves: tuple[Move, ...]
+    before_view: View
+    views: tuple[View, ...]
+    by_view: dict[frozenset[tuple[str, str | None]], Move]
+    lit: Lit
+
+    @classmethod
+    def of(cls, board: BoardMap, before: Position, card: Card) -> Legal:
+        """Work out the legal results of a card."""
+        moves = tuple(legal_moves(before, card))
+        views = tuple(board.view(move.result) for move in moves)
+        by_view: dict[frozenset[tuple[str, str | None]], Move] = {}
+        for move, view in zip(moves, views, strict=True):
+            by_view.setdefault(view_key(view), move)
+        return cls(before, card, moves, board.view(before), views, by_view,
+                   lit_by(moves, board))
+
+    def result(self, view: View) -> Move | None:
+        """The legal move whose result the board view shows, if any."""
+        return self.by_view.get(view_key(view))
+
+    def on_the_way(self, view: View) -> list[str] | None:
+        """The changed keys of ``view`` when every change is one some legal result makes
+        (a marble already where the result puts it, a hole the result empties or fills
+        emptied, a kennel part-way); None when the reading is on the way to none."""
+        before = self.before_view
+        changed = [key for key, value in view.items() if before.get(key) != value]
+        if not changed:
+            return None
+        for result in self.views:
+            if all(_toward(key, before.get(key), view[key], result.get(key)) for key in changed):
+                return changed
+        return None
+
+
+def _toward(key: str, before: str | None, now: str | None, result: str | None) -> bool:
+    if now == result:
+        return True
+    if result == before:
+        return False
+    if key.startswith("K"):
+        return _between(before, now, result)
+    return now is None   # lifted on the way (a marble carried away, a swap half done)
+
+
+def _between(before: str | None, now: str | None, result: str | None) -> bool:
+    """A kennel's marbles part-way between two counts (one colour per kennel)."""
+    def count(value: str | None) -> int:
+        return 0 if value is None else len(value.split(","))
+
+    low, high = sorted((count(before), count(result)))
+    return low <= count(now) <= high and (now is None or len(set(now.split(","))) == 1)
+
+
+class LegalCache:
+    """The last few (position, card) results."""
+
+    def __init__(self, size: int = CACHE_SIZE) -> None:
+        self.size = size
+        self._cache: OrderedDict[tuple[int, int, Card], Legal] = OrderedDict()
+
+    def get(self, board: BoardMap, before: Position, card: Card) -> Legal:
+        """The legal results, worked out on first use."""
+        key = (before.key, before.turn, card)
+        found = self._cache.get(key)
+        if found is not None and found.before == before:
+            self._cache.move_to_end(key)
+            return found
+        legal = Legal.of(board, before, card)
+        self._cache[key] = legal
+        if len(self._cache) > self.size:
+            self._cache.popitem(last=False)
+        return legal
+
+    def clear(self) -> None:
+        """Forget everything (a new game)."""
+        self._cache.clear()
