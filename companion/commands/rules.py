@@ -19,6 +19,8 @@ from typing import Any
 EXIT_DONE = 0
 EXIT_ILLEGAL = 1
 EXIT_BAD_INPUT = 2
+MESSAGE_LENGTH = 300
+"""The error line on stderr is cut to this many characters."""
 
 POSITION_HELP = "a dog-position/1 position: JSON text, a file path, or - for stdin"
 CARD_HELP = "the card played: A K Q J 10 … 2 JOKER (or 1/11 13 12 SWAP ?), any case"
@@ -140,9 +142,10 @@ def _read(text: str, name: str) -> str:
     try:
         return path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise InputError(f"{name}: {text!r} is neither JSON nor an existing file") from None
+        raise InputError(f"{name}: {_excerpt(text)} is neither JSON nor an existing file") from None
     except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"{name}: cannot read {text!r} ({error})") from None
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        raise InputError(f"{name}: cannot read {_excerpt(text)} ({reason})") from None
 
 
 def _card(text: str) -> Any:
@@ -154,8 +157,16 @@ def _card(text: str) -> Any:
         raise InputError(f"--card: {error}") from None
 
 
+def _excerpt(text: str) -> str:
+    from companion.rules.errors import excerpt
+
+    return excerpt(text)
+
+
 def _fail(command: str, error: Exception) -> int:
     message = " ".join(str(error).split())
+    if len(message) > MESSAGE_LENGTH:
+        message = message[: MESSAGE_LENGTH - 1] + "…"
     sys.stderr.write(f"dog-companion rules {command}: error: {message}\n")
     return EXIT_BAD_INPUT
 

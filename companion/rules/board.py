@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import re
 
+from companion.rules.errors import excerpt
+
 FIELDS_PER_SEAT = 16
 HOME_FIELDS = 4
 BOARD_SIZES = (4, 6)
@@ -67,25 +69,25 @@ def parse_location(text: object, track_len: int, start: int) -> int:
     Raises ``ValueError`` with a message about ``text`` (the caller adds the key path).
     """
     if not isinstance(text, str):
-        raise ValueError(f"{text!r} is not a location string (K, T<n>, T<n>*, H<k>)")
+        raise ValueError(f"{excerpt(text)} is not a location string (K, T<n>, T<n>*, H<k>)")
+    shown = excerpt(text)
     match = _LOCATION.fullmatch(text)
     if match is None:
-        raise ValueError(f'"{text}" is not a location (K, T<n>, T<n>*, H<k>)')
+        raise ValueError(f"{shown} is not a location (K, T<n>, T<n>*, H<k>)")
     if text == "K":
         return KENNEL
     track, star, home = match.groups()
     if home is not None:
-        k = int(home)
-        if k >= HOME_FIELDS:
-            raise ValueError(f'"{text}" is not a home field (H0 … H3)')
-        return track_len + k
+        if len(home) > 1 or int(home) >= HOME_FIELDS:
+            raise ValueError(f"{shown} is not a home field (H0 … H3)")
+        return track_len + int(home)
+    if len(track) > 3 or int(track) >= track_len:
+        raise ValueError(f"{shown} is off the {track_len}-field track")
     n = int(track)
-    if n >= track_len:
-        raise ValueError(f'"{text}" is off the {track_len}-field track')
     if star:
         if n != start:
             raise ValueError(
-                f'"{text}": only a peg on its own start field T{start} can be fresh (*)'
+                f"{shown}: only a peg on its own start field T{start} can be fresh (*)"
             )
         return FRESH
     return n

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from companion.rules.errors import CardError
+from companion.rules.errors import CardError, excerpt
 
 __all__ = ["CONCRETE_CARDS", "START_CARDS", "Card", "CardError", "parse_card"]
 
@@ -92,9 +92,9 @@ def parse_card(text: str) -> Card:
     <Card.QUEEN: 'Q'>
     """
     if not isinstance(text, str):
-        raise CardError(f"{text!r} is not a card name")
+        raise CardError(f"{excerpt(text)} is not a card name")
     card = _ALIASES.get(text.strip().upper())
     if card is None:
         names = " ".join(card.value for card in Card)
-        raise CardError(f'"{text}" is not a Dog card (one of {names}, or 1/11 13 12 SWAP ?)')
+        raise CardError(f"{excerpt(text)} is not a Dog card (one of {names}, or 1/11 13 12 SWAP ?)")
     return card

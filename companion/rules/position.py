@@ -19,7 +19,7 @@ from companion.rules.board import (
     track_field,
     track_length,
 )
-from companion.rules.errors import PositionError
+from companion.rules.errors import MAX_DEPTH, PositionError, excerpt, too_deep
 from companion.rules.ruleset import RuleSet
 
 __all__ = ["FORMAT", "Layout", "Player", "Position", "PositionError"]
@@ -191,8 +191,12 @@ class Position:
         if isinstance(obj, (str, bytes)):
             try:
                 obj = json.loads(obj)
+            except RecursionError:
+                raise PositionError(f"position: nested more than {MAX_DEPTH} levels deep") from None
             except ValueError as error:
                 raise PositionError(f"position: not valid JSON ({error})") from None
+        if too_deep(obj):
+            raise PositionError(f"position: nested more than {MAX_DEPTH} levels deep")
         return _parse(obj)
 
     @classmethod
@@ -381,16 +385,12 @@ class Position:
 # -- parsing ----------------------------------------------------------------------------------
 
 
+MAX_COLOR_LENGTH = 32
+"""A colour name is a short word: ``red``, ``dark-blue``."""
+
+
 def _show(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False) if _jsonable(value) else repr(value)
-
-
-def _jsonable(value: object) -> bool:
-    try:
-        json.dumps(value)
-    except (TypeError, ValueError):
-        return False
-    return True
+    return excerpt(value)
 
 
 def _is_int(value: object) -> bool:
@@ -459,6 +459,10 @@ def _parse_seating(raw_players: list[Any], board: int) -> tuple[list[str], list[
         color = raw["color"]
         if not isinstance(color, str) or not color or color != color.strip() or " " in color:
             raise PositionError(f"{path}.color: {_show(color)} is not a colour name")
+        if len(color) > MAX_COLOR_LENGTH:
+            raise PositionError(
+                f"{path}.color: {_show(color)} is longer than {MAX_COLOR_LENGTH} characters"
+            )
         if color in colors:
             taken = colors.index(color)
             raise PositionError(f"{path}.color: {_show(color)} is taken by players[{taken}]")

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.rules.errors import PositionError
+from companion.rules.errors import PositionError, excerpt
 
 __all__ = ["ALM_DOG_DEALS", "PRESETS", "SCHMIDT", "SWISS", "DealSequence", "RuleSet"]
 
@@ -135,7 +134,7 @@ class RuleSet:
         _choose("team_game", self.team_game, TEAM_GAME)
         if not isinstance(self.deal_sequence, DealSequence):
             raise PositionError(
-                f"rules.deal_sequence: {self.deal_sequence!r} is not a DealSequence"
+                f"rules.deal_sequence: {_show(self.deal_sequence)} is not a DealSequence"
             )
         if self.base not in PRESET_NAMES:
             raise PositionError(f'rules.base: "{self.base}" is not "swiss" or "schmidt"')
@@ -200,7 +199,7 @@ class RuleSet:
                 raise PositionError(f'{path}: "{obj}" is not "swiss" or "schmidt"')
             return preset
         if not isinstance(obj, Mapping):
-            raise PositionError(f"{path}: {obj!r} is not a rule set name or object")
+            raise PositionError(f"{path}: {_show(obj)} is not a rule set name or object")
         base_name = obj.get("base", "swiss")
         if base_name not in PRESETS:
             raise PositionError(f'{path}.base: {_show(base_name)} is not "swiss" or "schmidt"')
@@ -233,11 +232,8 @@ def _is_int(value: object) -> bool:
 
 
 def _show(value: object) -> str:
-    """``value`` as written in JSON where it can be (``"x"``, ``true``, ``[6, 5]``)."""
-    try:
-        return json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return repr(value)
+    """A short excerpt of ``value`` as written in JSON (``"x"``, ``true``, ``[6, 5]``)."""
+    return excerpt(value)
 
 
 PRESET_NAMES = ("swiss", "schmidt")

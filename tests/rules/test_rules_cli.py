@@ -134,3 +134,66 @@ def test_rules_commands_import_nothing_heavy() -> None:
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
                           text=True, timeout=60, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def _nested(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+def _with(path: tuple[Any, ...], value: Any, text: str = "") -> str:
+    """BEFORE with ``value`` put at ``path`` (keys and list indexes) and the placeholder
+    ``"@"`` in it replaced by the JSON ``text`` (too deep for ``json.dumps``)."""
+    obj = json.loads(BEFORE)
+    target = obj
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    return json.dumps(obj).replace('"@"', text)
+
+
+HOSTILE = {
+    "nested 100000 deep": "[" * 100_000 + "]" * 100_000,
+    "a peg 990 deep": _with(("players", 1, "pegs", 2), "@", _nested(990)),
+    "rules 990 deep": _with(("rules",), {"base": "swiss", "deal_sequence": "@"}, _nested(990)),
+    "an unknown key 990 deep": _with(("extra",), "@", _nested(990)),
+    "a 1 MB colour": _with(("players", 0, "color"), "x" * 1_000_000),
+    "a 1 MB peg": _with(("players", 0, "pegs", 0), "T" + "9" * 1_000_000),
+    "a 1 MB turn": _with(("turn",), "x" * 1_000_000),
+    "a 1 MB key": _with(("x" * 1_000_000,), 1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+@pytest.mark.parametrize("subcommand", ["moves", "check", "show"])
+def test_hostile_input_is_one_short_line_and_exit_2(
+    name: str, subcommand: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "position.json"
+    path.write_text(HOSTILE[name], encoding="utf-8")
+    argv = {
+        "moves": ["moves", str(path), "--card", "7"],
+        "check": ["check", BEFORE, str(path), "--card", "7"],
+        "show": ["show", str(path)],
+    }[subcommand]
+    code, out, err = run(argv, capsys)
+    assert code == 2 and out == ""
+    assert err.startswith(f"dog-companion rules {subcommand}: error: ")
+    assert err.count("\n") == 1 and len(err) <= command.MESSAGE_LENGTH + 60
+
+
+def test_the_deep_file_of_the_issue_is_refused_by_the_real_command(tmp_path: Path) -> None:
+    path = tmp_path / "d.json"
+    path.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "rules", "show", str(path)],
+        cwd=REPO, capture_output=True, text=True, encoding="utf-8", timeout=60, check=False,
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (
+        "dog-companion rules show: error: POSITION: position: nested more than 32 levels deep\n"
+    )
+
+
+def test_a_huge_card_name_is_quoted_short(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["moves", BEFORE, "--card", "x" * 100_000], capsys)
+    assert code == 2 and err.count("\n") == 1 and len(err) < 200

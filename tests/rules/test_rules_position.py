@@ -235,3 +235,16 @@ def test_card_canonical_names_and_errors() -> None:
         "A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2", "JOKER"]
     with pytest.raises(CardError, match='"14" is not a Dog card'):
         parse_card("14")
+
+
+def test_deep_and_huge_values_are_refused_with_a_short_message() -> None:
+    from companion.rules import Position, PositionError
+    from companion.rules.errors import excerpt
+
+    deep: list[object] = []
+    for _ in range(5000):
+        deep = [deep]
+    with pytest.raises(PositionError, match="nested more than 32 levels deep"):
+        Position.from_json({"format": deep})
+    assert len(excerpt(deep)) <= 60 and len(excerpt("x" * 1_000_000)) == 60
+    assert excerpt({"a": [1, "b"]}) == '{"a": [1, "b"]}'
