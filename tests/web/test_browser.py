@@ -1,49 +1,144 @@
-"""The referee page in a real browser: board drawn, live updates, language switch."""
+"""The referee page in Debian's Chromium: a whole game's first move, from setup to undo.
+
+The referee's screen and a player's phone are two browser contexts (two sets of cookies); the
+player joins by the link of their seat's QR code. The table has the simulated camera (the
+table's own board rendered as frames), so the reference frame is taken for real.
+"""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
 import pytest
 
-from companion.table import Table
+from companion.table import RefereePin, Table
+from companion.table.camera import CameraLoop, rendered_source
 from companion.web import create_app
 from hw import load_profile
-from tests.browser import chromium_page, live_server
+from tests.browser import CHROMIUM, CHROMIUM_ARGS, live_server
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-
-@pytest.mark.parametrize(("board", "holes", "marbles"), [("brandi-4", 96, 16),
-                                                         ("brandi-6", 144, 24)])
-def test_board_is_drawn_and_follows_the_table_live(board: str, holes: int,
-                                                   marbles: int) -> None:
-    table = Table(load_profile(board), simulated=True,
-                  hardware={"camera": "sim", "leds": "sim", "model": "test"})
-    with live_server(create_app(table)) as url, chromium_page() as page:
-        page.goto(url + "/")
-        page.wait_for_function(f"document.querySelectorAll('[data-hole]').length === {holes}")
-        page.wait_for_function(
-            f"document.querySelectorAll('.hole.marble').length === {marbles}")
-        assert page.locator("#marble-count").inner_text() == str(marbles)
-        page.wait_for_function("document.getElementById('connection').textContent !== ''")
-
-        table.update_holes({"K0.0": None, "T0": "red"})
-        page.wait_for_function(
-            "document.querySelector('[data-hole=\"T0\"]').dataset.color === 'red'")
-        assert page.locator('[data-hole="K0.0"]').get_attribute("data-color") == ""
-
-        table.mirror_leds([(0, 255, 0)] + [(0, 0, 0)] * (table.profile.led_count - 1))
-        page.wait_for_function(
-            "document.querySelector('[data-led=\"T0\"]').classList.contains('lit')")
-        assert page.locator(".led.lit").count() == 1
+PIN = "2468"
+PHONE: dict[str, Any] = {"viewport": {"width": 360, "height": 740}, "has_touch": True,
+                         "device_scale_factor": 2}
+DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
+NAMES = ("Anna", "Ben", "Cleo", "Dario")
 
 
-def test_language_switch() -> None:
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
     table = Table(load_profile("brandi-4"), simulated=True,
-                  hardware={"camera": "sim", "leds": "sim", "model": "test"})
-    with live_server(create_app(table)) as url, chromium_page() as page:
-        page.goto(url + "/")
-        assert "Simulierter Tisch" in page.locator("#mode").inner_text()
-        page.click("a.language")
-        page.wait_for_url("**/?lang=en")
-        assert "Simulated table" in page.locator("#mode").inner_text()
-        assert page.locator("html").get_attribute("lang") == "en"
+                  hardware={"camera": "sim", "leds": "sim"}, state_dir=tmp_path)
+    with CameraLoop(table, rendered_source(table), simulated=True):
+        yield table
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                              args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.mark.parametrize(("screen", "phone"), [(DESKTOP, PHONE), (PHONE, DESKTOP)],
+                         ids=["referee-desktop", "referee-phone"])
+def hole(page: Any, hole_id: str) -> Any:
+    """The hole of the live board (the small boards have the same ids)."""
+    return page.locator(f'#board [data-hole="{hole_id}"]')
+
+
+def marked(name: str) -> re.Pattern[str]:
+    """A class list that holds `name`."""
+    return re.compile(rf"\b{name}\b")
+
+
+def test_a_first_move_from_setup_to_undo(table: Table, browser: Any, screen: dict[str, Any],
+                                         phone: dict[str, Any]) -> None:
+    from playwright.sync_api import expect
+
+    app = create_app(table, {"SSE_HEARTBEAT_S": 1.0}, pin=RefereePin.from_pin(PIN))
+    with live_server(app) as url:
+        referee = browser.new_context(locale="de-CH", **screen).new_page()
+        referee.goto(url + "/setup")
+        expect(referee.locator("#connection")).to_have_text("live")
+
+        # Setup: names, the reference frame (asks for the PIN first), start.
+        for row, name in enumerate(NAMES):
+            referee.locator("#setup-form input[name=name]").nth(row).fill(name)
+        referee.click("#take-reference")
+        referee.fill("#pin", PIN)
+        referee.click("#login-submit")
+        expect(referee.locator("#reference-state")).to_have_text("Referenz aufgenommen.")
+        assert table.state()["camera"]["reference"]
+        referee.click("#start-game")
+        expect(referee.locator("body")).to_have_attribute("data-phase", "play")
+        expect(referee.locator("#turn")).to_contain_text("Ben ist am Zug")
+        expect(referee.locator("#view-board")).to_be_visible()
+
+        # Ben joins his seat by its QR code's link on his phone.
+        referee.click("#seats-box summary")
+        expect(referee.locator("#seats img.qr")).to_have_count(4)
+        link = referee.locator('#seats li[data-seat="1"] a.seat-link').get_attribute("href")
+        assert link and "/join/" in link
+        ben = browser.new_context(locale="de-CH", **phone).new_page()
+        ben.goto(link)
+        expect(ben.locator("body")).to_have_attribute("data-role", "seat")
+        expect(ben.locator("#turn")).to_contain_text("Du bist dran")
+
+        # He announces an Ace: its target lights up on both screens.
+        ben.click('#cardpad .card[data-card="A"]')
+        for page in (ben, referee):
+            expect(hole(page, "T16")).to_have_class(marked("targets"))
+            expect(page.locator("#announced .big-card")).to_have_text("A")
+
+        # He enters a wrong move by hand: out of the kennel onto T20.
+        ben.click("#manual-open")
+        hole(ben, "K1.0").click()
+        hole(ben, "T20").click()
+        expect(ben.locator("#manual-parts")).to_contain_text("K1.0→T20")
+        ben.click("#manual-submit")
+        for page in (ben, referee):
+            expect(page.locator("#verdict")).to_have_class(marked("illegal"))
+            expect(page.locator("#verdict-reason")).to_contain_text("Zwinger")
+        expect(hole(referee, "T20")).to_have_class(marked("wrong"))
+        expect(hole(referee, "T20")).to_have_attribute("data-color", "yellow")
+        expect(hole(referee, "T16")).to_have_class(marked("expected"))
+        expect(referee.locator("#nearest li")).to_have_count(1)
+
+        # He puts it right by picking the legal result.
+        ben.click("#manual-open")
+        ben.click("#results .result")
+        ben.click("#manual-submit")
+        for page in (ben, referee):
+            expect(page.locator("#verdict")).to_have_class(marked("legal"))
+            expect(page.locator("#turn")).to_contain_text("Cleo ist am Zug")
+        expect(ben.locator("#cardpad-title")).to_have_text("Warte, bis du dran bist.")
+        expect(hole(referee, "T16")).to_have_attribute("data-color", "yellow")
+
+        # The referee's screen logs out; taking the move back asks for the PIN again.
+        referee.click("#login-open")
+        expect(referee.locator("body")).to_have_attribute("data-role", "watcher")
+        referee.click("#undo")
+        referee.fill("#pin", PIN)
+        referee.click("#login-submit")
+        expect(referee.locator("#turn")).to_contain_text("Ben ist am Zug")
+        expect(ben.locator("#turn")).to_contain_text("Du bist dran")
+        assert table.state()["moves"] == 0
+
+        # The history view and the language switch.
+        referee.click('nav a[data-view="history"]')
+        expect(referee.locator("#moves li")).to_have_text(["Noch keine Züge."])
+        referee.click("#language")
+        expect(referee.locator("html")).to_have_attribute("lang", "en")
+        expect(referee.locator("#view-history h1")).to_have_text("History")
+        expect(referee.locator("#turn")).to_contain_text("Ben to move")

@@ -112,6 +112,7 @@ function showState(state) {
   document.body.dataset.version = state.version;
   document.body.dataset.phase = state.phase;
   document.body.dataset.role = session.role || "watcher";
+  showLogin();
   document.body.classList.toggle("may-play", mayPlay(state));
   showTurn(state);
   showStatus(state);
@@ -215,7 +216,7 @@ function showVerdict(state) {
   $("verdict-reason").textContent = (words && words.reason) || verdict.reason || "";
   $("verdict-rule").textContent = (words && words.rule) || "";
   $("accept-played").hidden = verdict.legal || state.pending !== "illegal";
-  box.querySelector(".referee-only").hidden = verdict.legal;
+  box.querySelector(".referee-action").hidden = verdict.legal;
 }
 
 async function loadVerdictText(key) {
@@ -253,8 +254,8 @@ function drawNearest(verdict) {
     });
     const item = el("li", {}, [svg, el("p", { class: "notation", text: near.notation })]);
     for (const line of near.differences || []) item.append(el("p", { class: "difference", text: line }));
-    const button = el("button", { type: "button", class: "secondary referee-only", text: texts.set_this });
-    button.addEventListener("click", () => send("/api/override", { position: near.result }));
+    const button = el("button", { type: "button", class: "secondary referee-action", text: texts.set_this });
+    button.addEventListener("click", asReferee(() => send("/api/override", { position: near.result })));
     item.append(button);
     return item;
   }));
@@ -416,7 +417,7 @@ function paintLive() {
   });
   const manual = page.manual;
   window.DogBoard.paintBoard(page.board, {
-    holes: manual ? manual.holes : state.holes,
+    holes: manual ? manual.holes : shownHoles(state, verdict),
     leds: state.leds,
     targets: manual ? [] : state.targets,
     wrong: verdict && !manual ? verdict.wrong : [],
@@ -426,6 +427,16 @@ function paintLive() {
     selected: manual && manual.from ? [manual.from] : [],
     seats,
   });
+}
+
+// The holes to draw: the camera's reading; during a dispute entered by hand (or seen by the
+// simulated camera, which shows the table's belief) the position that was judged.
+function shownHoles(state, verdict) {
+  const camera = state.camera || {};
+  if (verdict && verdict.observed && camera.status !== "reading") {
+    return window.DogBoard.positionHoles(verdict.observed, profile);
+  }
+  return state.holes;
 }
 
 // ---- seats and their QR codes (referee) ----------------------------------------------------
@@ -624,6 +635,18 @@ async function login(event) {
   if (then) then();
 }
 
+async function logout() {
+  const answer = await send("/api/logout", {});
+  if (!answer) return;
+  Object.assign(session, answer);
+  if (page.state) showState(page.state);
+}
+
+function showLogin() {
+  const button = $("login-open");
+  button.textContent = isReferee() ? button.dataset.logout : button.dataset.login;
+}
+
 function asReferee(action) {
   return () => (isReferee() ? action() : openLogin(action));
 }
@@ -675,7 +698,7 @@ function wire() {
   $("undo").addEventListener("click", asReferee(() => send("/api/undo", {})));
   $("take-back").addEventListener("click", asReferee(takeBack));
   $("replay").addEventListener("input", showReplay);
-  $("login-open").addEventListener("click", () => openLogin(null));
+  $("login-open").addEventListener("click", () => (isReferee() ? logout() : openLogin(null)));
   $("login-form").addEventListener("submit", login);
   $("login-cancel").addEventListener("click", () => $("login").close());
   const form = $("setup-form");
