@@ -14,9 +14,9 @@ from tests.conftest import REPO
 pytestmark = pytest.mark.slow
 
 DATA = ["hw/boards/brandi-4.json", "hw/boards/brandi-6.json",
-        "companion/web/templates/board.html", "companion/web/static/board.js",
-        "companion/web/static/style.css", "vision/reader/models/hole_match.npz",
-        "vision/reader/models/hole_trust.npz"]
+        "vision/reader/models/hole_match.npz", "vision/reader/models/hole_trust.npz"]
+PAGE_FILES = ["companion/web/templates/*.html", "companion/web/static/*"]
+"""The page's templates and static files, whatever they are called: all of them ship."""
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +30,10 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_wheel_contains_profiles_templates_static_files_and_networks(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
-    for path in DATA:
+    page = [path.relative_to(REPO).as_posix() for pattern in PAGE_FILES
+            for path in sorted(REPO.glob(pattern))]
+    assert any(path.endswith(".html") for path in page), "the page has no template"
+    for path in DATA + page:
         assert path in names, path
     assert any(name.endswith("entry_points.txt") for name in names)
 
