@@ -50,8 +50,6 @@ def browser() -> Iterator[Any]:
             chromium.close()
 
 
-@pytest.mark.parametrize(("screen", "phone"), [(DESKTOP, PHONE), (PHONE, DESKTOP)],
-                         ids=["referee-desktop", "referee-phone"])
 def hole(page: Any, hole_id: str) -> Any:
     """The hole of the live board (the small boards have the same ids)."""
     return page.locator(f'#board [data-hole="{hole_id}"]')
@@ -62,6 +60,8 @@ def marked(name: str) -> re.Pattern[str]:
     return re.compile(rf"\b{name}\b")
 
 
+@pytest.mark.parametrize(("screen", "phone"), [(DESKTOP, PHONE), (PHONE, DESKTOP)],
+                         ids=["referee-desktop", "referee-phone"])
 def test_a_first_move_from_setup_to_undo(table: Table, browser: Any, screen: dict[str, Any],
                                          phone: dict[str, Any]) -> None:
     from playwright.sync_api import expect
