@@ -189,6 +189,7 @@ def serve(config: Config, table: Table, pin: RefereePin) -> int:
     print(f"Page: {page}", flush=True)
     address = lan_address() if everywhere else None
     if address:
+        app.config["PUBLIC_URL"] = f"http://{address}:{server.effective_port}"  # seat QR codes
         print(f"At the table: http://{address}:{server.effective_port}/", flush=True)
     service = Service()
     stop_on_sigterm()
