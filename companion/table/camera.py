@@ -48,6 +48,7 @@ class CameraLoop:
                  reopen: Callable[[], FrameSource] | None = None,
                  reader_factory: Callable[[Any], Any] | None = None,
                  stable_s: float = STABLE_S, lost_after_s: float = LOST_AFTER_S,
+                 reopen_every_s: float = REOPEN_EVERY_S,
                  clock: Callable[[], float] = time.monotonic) -> None:
         from vision.stabilize import Stabilizer
 
@@ -58,6 +59,7 @@ class CameraLoop:
         self._reader_factory = reader_factory or self._board_reader
         self._stabilizer = Stabilizer(stable_s)
         self._lost_after_s = lost_after_s
+        self._reopen_every_s = reopen_every_s
         self._clock = clock
         self._lock = threading.Lock()
         self._newest: Frame | None = None
@@ -75,7 +77,7 @@ class CameraLoop:
 
     def start(self) -> CameraLoop:
         """Start the grabber and the reading thread."""
-        self.table.attach_camera(self.status, self.take_reference)
+        self.table.attach_camera(self.status, self.take_reference, self.latest_jpeg)
         for name, target in (("camera-grab", self._grab), ("camera-read", self._read_loop)):
             thread = threading.Thread(target=target, name=name, daemon=True)
             thread.start()
@@ -142,7 +144,7 @@ class CameraLoop:
             self._got_frame.set()
 
     def _wait_and_reopen(self) -> None:
-        if self._stop.wait(REOPEN_EVERY_S) or self._reopen is None:
+        if self._stop.wait(self._reopen_every_s) or self._reopen is None:
             return
         from vision.sources import SourceError
 

@@ -41,6 +41,7 @@ from companion.table.errors import TableError
 from companion.table.game import RefereeGame
 from companion.table.legal import Legal, LegalCache
 from companion.table.setup import parse_setup
+from companion.table.snapshots import DEFAULT_LIMIT_BYTES, SnapshotStore, read_snapshot
 from firmware_bridge.effects import Scene
 from hw import BoardProfile
 
@@ -76,6 +77,7 @@ class Table:
                  state_dir: str | Path | None = None,
                  leds: scenes.LedSink | None = None,
                  settle_s: float = DEFAULT_SETTLE_S,
+                 snapshot_limit_bytes: int = DEFAULT_LIMIT_BYTES,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.profile = profile
         self.simulated = simulated
@@ -84,6 +86,9 @@ class Table:
         self.settle_s = settle_s
         self._clock = clock
         self._sink = leds
+        self._snapshots = (None if self.state_dir is None
+                           else SnapshotStore(self.state_dir, snapshot_limit_bytes))
+        self._before_jpeg: bytes | None = None
         self._journal = (Journal(":memory:") if self.state_dir is None
                          else Journal.in_dir(self.state_dir))
         self._lock = threading.RLock()
@@ -100,6 +105,7 @@ class Table:
         self._reading_error: str | None = None
         self._candidate: tuple[View, float] | None = None
         self._notice: str | None = None
+        self._lost_why = ""
         self._closed = False
         self._reset_game()
         self._resume()
@@ -120,6 +126,7 @@ class Table:
         self._progress: list[str] = []
         self._disturbed: list[str] = []
         self._undo_requested = False
+        self._disputes = 0
         self._legal.clear()
 
     def _resume(self) -> None:
@@ -175,7 +182,9 @@ class Table:
             "leds": dict(self._leds),
             "targets": [] if self._announced is None or self._current_legal() is None
             else self._current_legal().lit.holes,  # type: ignore[union-attr]
-            "camera": {**self._camera, "warnings": list(self._camera["warnings"])},
+            "camera": {**self._camera, "warnings": (
+                [f"camera lost: {self._lost_why}"] if self._camera["status"] == "lost" else []
+            ) + list(self._camera["warnings"])},
             "disturbed": list(self._disturbed),
             "exchange": game is not None and game.phase is Phase.EXCHANGE,
             "hand_size": 0 if game is None or game.round == 0 else game.deal_size(game.round),
@@ -236,8 +245,6 @@ class Table:
         :meth:`state`, for the first page)."""
         if snapshot_id is None:
             return self.state()
-        from companion.table.snapshots import read_snapshot
-
         return read_snapshot(self.state_dir, snapshot_id)
 
     # -- subscribers ------------------------------------------------------------------------
@@ -378,6 +385,7 @@ class Table:
             if not playable(game.position, chosen):
                 raise TableError(f"{chosen} cannot be played by {self._name(turn)} in this "
                                  "position", 409)
+            self._before_jpeg = self._camera_jpeg()
             self._commit("announce", {"card": str(chosen), "player": turn})
             self._reconsider()
             return self._state()
@@ -560,11 +568,16 @@ class Table:
 
     # -- the camera loop's side ------------------------------------------------------------
 
-    def attach_camera(self, status: str, take_reference: Callable[[], Any] | None) -> None:
-        """A camera loop feeds this table (``status``: ``reading`` or ``simulated``)."""
+    def attach_camera(self, status: str, take_reference: Callable[[], Any] | None,
+                      jpeg: Callable[[], bytes | None] | None = None) -> None:
+        """A camera loop feeds this table (``status``: ``reading`` or ``simulated``);
+        ``take_reference()`` makes the newest frame the reference, ``jpeg()`` gives the
+        newest frame as JPEG (kept before and after a disputed move)."""
         with self._lock:
             if take_reference is not None:
                 self._camera_hooks["take_reference"] = take_reference
+            if jpeg is not None:
+                self._camera_hooks["jpeg"] = jpeg
             self._camera["status"] = status
             self._changed()
 
@@ -573,7 +586,7 @@ class Table:
         with self._lock:
             if self._camera["status"] == "lost":
                 return
-            self._camera["warnings"] = [f"camera lost: {why}"]
+            self._lost_why = why
             self._commit_camera("lost", why)
 
     def camera_back(self, status: str = "reading") -> None:
@@ -581,7 +594,6 @@ class Table:
         with self._lock:
             if self._camera["status"] != "lost":
                 return
-            self._camera["warnings"] = []
             self._commit_camera(status, "")
 
     def camera_warnings(self, warnings: Sequence[str], reference: bool | None = None) -> None:
@@ -698,7 +710,33 @@ class Table:
         if verdict.move is not None:
             self._accept(verdict.move)
             return
-        self._commit("verdict", {"verdict": self._verdict_json(verdict, observed)})
+        data = self._verdict_json(verdict, observed)
+        data["snapshots"] = self._keep_snapshots()
+        self._commit("verdict", {"verdict": data})
+
+    def _camera_jpeg(self) -> bytes | None:
+        hook = self._camera_hooks.get("jpeg")
+        if hook is None or self._camera["status"] not in ("reading", "simulated"):
+            return None
+        try:
+            image: bytes | None = hook()
+        except Exception:   # a snapshot is a help, never a reason to refuse a move
+            log.exception("camera: no snapshot")
+            return None
+        return image
+
+    def _keep_snapshots(self) -> dict[str, str] | None:
+        """Keep the frames before and after a disputed move; their ids."""
+        after = self._camera_jpeg()
+        if self._snapshots is None or after is None or self._before_jpeg is None:
+            return None
+        base = f"{self._game_id}-{self._disputes + 1}"
+        try:
+            return {"before": self._snapshots.save(f"{base}-before", self._before_jpeg),
+                    "after": self._snapshots.save(f"{base}-after", after)}
+        except OSError as error:
+            log.warning("camera: snapshots not kept (%s)", error)
+            return None
 
     def _accept(self, move: Any) -> None:
         assert self._announced is not None
@@ -807,6 +845,7 @@ class Table:
                              "expected": [], "snapshots": None}
             self._after_turn()
         elif kind == "verdict":
+            self._disputes += 1 if data["verdict"].get("snapshots") else 0
             self._pending = "illegal"
             self._verdict = dict(data["verdict"])
             self._progress = []

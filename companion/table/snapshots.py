@@ -10,7 +10,7 @@ from companion.table.errors import TableError
 
 FOLDER = "snapshots"
 DEFAULT_LIMIT_BYTES = 50 * 1024 * 1024
-_ID = re.compile(r"[0-9]+-(before|after)")
+_ID = re.compile(r"[0-9]+-[0-9]+-(before|after)")
 
 
 class SnapshotStore:
@@ -23,7 +23,7 @@ class SnapshotStore:
     def save(self, snapshot_id: str, jpeg: bytes) -> str:
         """Keep one snapshot; drop the oldest while the folder is over its limit."""
         if not _ID.fullmatch(snapshot_id):
-            raise ValueError(f"snapshot id {snapshot_id!r} is not NUMBER-before|after")
+            raise ValueError(f"snapshot id {snapshot_id!r} is not GAME-NUMBER-before|after")
         self.folder.mkdir(parents=True, exist_ok=True)
         (self.folder / f"{snapshot_id}.jpg").write_bytes(jpeg)
         files = sorted(self.folder.glob("*.jpg"), key=lambda p: (p.stat().st_mtime, p.name))

@@ -1,0 +1,95 @@
+"""The live loop: rendered frames of the simulated table through the real reader."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from companion.table import Table
+from companion.table.camera import CameraLoop
+from hw import BoardProfile
+from tests.table.conftest import setup_request
+from vision.render import RenderConditions, render
+from vision.sources import SimulatedSource
+
+SIZE = RenderConditions(width=640, height=480)
+
+
+def wait_for(condition: Callable[[], bool], what: str, timeout_s: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited {timeout_s} s for {what}")
+        time.sleep(0.02)
+
+
+class Feed:
+    """Pushes rendered frames one at a time, each after the loop has read the last."""
+
+    def __init__(self, profile: BoardProfile, source: SimulatedSource) -> None:
+        self.profile = profile
+        self.source = source
+        self.stamp = 0.0
+        self.loop: CameraLoop | None = None
+
+    def show(self, holes: dict[str, str | None], frames: int = 2) -> None:
+        image = render(self.profile, holes, SIZE).image
+        assert self.loop is not None
+        for _ in range(frames):
+            read = self.loop.frames_read
+            self.stamp += 0.5
+            self.source.push(image, self.stamp)
+            wait_for(lambda: self.loop is not None and self.loop.frames_read > read, "a frame")
+
+
+@pytest.mark.slow
+def test_the_loop_reads_rendered_frames_into_moves(profile4: BoardProfile,
+                                                   tmp_path: Path) -> None:
+    table = Table(profile4, state_dir=tmp_path)
+    table.setup(setup_request())
+    source = SimulatedSource(timeout=30)
+    feed = Feed(profile4, source)
+    with CameraLoop(table, source, simulated=True) as loop:
+        feed.loop = loop
+        feed.show(table.believed_holes(), frames=1)
+        table.take_reference()
+        assert table.state()["camera"]["reference"] is True
+        feed.show(table.believed_holes())
+        table.announce("A")
+        holes = table.believed_holes()
+        holes.update({"K1.0": None, "T16": "yellow"})
+        feed.show(holes)
+        wait_for(lambda: table.state()["moves"] == 1, "the move")
+        state = table.state()
+        assert state["position"]["players"][1]["pegs"] == ["K", "K", "K", "T16*"]
+        assert state["camera"]["status"] == "simulated" and state["holes"]["T16"] == "yellow"
+        bumped = dict(holes, T16=None, T17="yellow")
+        feed.show(bumped)
+        assert table.state()["disturbed"] == ["T16", "T17"]
+
+
+@pytest.mark.slow
+def test_a_camera_that_disappears_mid_turn_is_reported_and_comes_back(
+        profile4: BoardProfile, tmp_path: Path) -> None:
+    table = Table(profile4, state_dir=tmp_path)
+    table.setup(setup_request())
+    source = SimulatedSource(timeout=0.3)
+    feed = Feed(profile4, source)
+    with CameraLoop(table, source, simulated=True, reopen_every_s=0.05) as loop:
+        feed.loop = loop
+        feed.show(table.believed_holes(), frames=1)
+        table.take_reference()
+        table.announce("A")
+        wait_for(lambda: table.state()["camera"]["status"] == "lost", "the camera lost")
+        state = table.state()
+        assert state["announced"] == {"card": "A", "player": 1}
+        assert state["camera"]["warnings"][0].startswith("camera lost")
+        position = state["position"]
+        position["players"][1]["pegs"] = ["K", "K", "K", "T16*"]
+        assert table.observe(position=position)["moves"] == 1     # manual entry carries on
+        feed.show(table.believed_holes())
+        wait_for(lambda: table.state()["camera"]["status"] == "simulated", "the camera back")
+        assert table.state()["moves"] == 1
