@@ -37,12 +37,13 @@ class Feed:
 
     def show(self, holes: dict[str, str | None], frames: int = 2) -> None:
         image = render(self.profile, holes, SIZE).image
-        assert self.loop is not None
+        loop = self.loop
+        assert loop is not None
         for _ in range(frames):
-            read = self.loop.frames_read
+            read = loop.frames_read
             self.stamp += 0.5
             self.source.push(image, self.stamp)
-            wait_for(lambda: self.loop is not None and self.loop.frames_read > read, "a frame")
+            wait_for(lambda read=read: loop.frames_read > read, "a frame")
 
 
 @pytest.mark.slow
