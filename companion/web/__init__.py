@@ -59,6 +59,7 @@ def create_app(table: Table, config: dict[str, Any] | None = None, *,
     app.extensions["dog_seats"] = auth.SeatTokens(
         state_dir / auth.SEATS_FILE if state_dir else None)
     app.extensions["dog_streams"] = events.StreamGate(app.config["SSE_MAX_STREAMS"])
+    app.extensions["dog_messages"] = events.Messages()
 
     security.init_app(app)
     i18n.init_app(app)

@@ -59,13 +59,27 @@ class StreamGate:
             self._open -= 1
 
 
-def message(state: State) -> str:
-    """One SSE message: the state's version as id, the state as one line of JSON."""
-    return f"id: {state['version']}\ndata: {json.dumps(state, separators=(',', ':'))}\n\n"
+class Messages:
+    """SSE messages of states, each version encoded once for all the streams that send it."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._last: tuple[int, str] = (-1, "")
+
+    def of(self, state: State) -> str:
+        """One SSE message: the state's version as id, the state as one line of JSON."""
+        version = int(state["version"])
+        with self._lock:
+            if self._last[0] == version:
+                return self._last[1]
+        text = f"id: {version}\ndata: {json.dumps(state, separators=(',', ':'))}\n\n"
+        with self._lock:
+            self._last = (version, text)
+        return text
 
 
 def stream(listener: queue.Queue[State | None], heartbeat_s: float,
-           gone: Callable[[], bool]) -> Iterator[str]:
+           gone: Callable[[], bool], messages: Messages) -> Iterator[str]:
     """The messages of one stream until the table closes or the client goes away."""
     yield f"retry: {RETRY_MS}\n\n"
     quiet_since = time.monotonic()
@@ -80,7 +94,7 @@ def stream(listener: queue.Queue[State | None], heartbeat_s: float,
             continue
         if state is None:
             return
-        yield message(state)
+        yield messages.of(state)
         quiet_since = time.monotonic()
 
 
@@ -107,7 +121,9 @@ def events() -> Response:
 
     gone = request.environ.get("waitress.client_disconnected", _never)
     heartbeat_s = float(current_app.config["SSE_HEARTBEAT_S"])
-    response = Response(stream(listener, heartbeat_s, gone), mimetype="text/event-stream",
+    messages = cast(Messages, current_app.extensions["dog_messages"])
+    response = Response(stream(listener, heartbeat_s, gone, messages),
+                        mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
     response.call_on_close(close)
     return response
