@@ -16,6 +16,7 @@ from typing import NoReturn
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("companion.commands.run", "start the companion: camera, LEDs and the referee page"),
+    "games": ("companion.commands.games", "list, show, export and import the journal's games"),
     "rules": ("companion.commands.rules", "legal moves, the referee's check, positions as text"),
     "vision": ("vision.cli", "read the board from a photo or camera, print the marker sheet"),
     "leds": ("firmware_bridge.cli", "test the LED strip and light holes by hand"),

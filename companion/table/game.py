@@ -9,10 +9,11 @@ from companion.rules.record import Play
 class RefereeGame(Game):
     """A referee-mode game that also takes the referee's word for a move the rules refuse."""
 
-    def force(self, card: Card | None, after: Position, player: int) -> Play:
+    def force(self, card: Card | None, after: Position, player: int) -> Play | None:
         """The referee accepts ``after`` as played by ``player`` (with ``card``, which then
         leaves the hand; None: the board is set without a card). The turn passes as after a
-        move; the game may end."""
+        move; the game may end. With a card the record gets a play the rules would refuse;
+        without one nothing is recorded (a record cannot say "the board was set")."""
         self._require_turn(player, "play")
         if card is not None:
             self._require_cards(player, [card])
@@ -26,5 +27,6 @@ class RefereeGame(Game):
             self._turn = None
         else:
             self._pass_turn(player)
-        notation = f"{card if card is not None else '-'}: set by the referee"
-        return self._accept(Play(player, card or Card.JOKER, self._position, notation))
+        if card is None:
+            return None
+        return self._accept(Play(player, card, self._position, f"{card}: set by the referee"))

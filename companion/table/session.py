@@ -19,7 +19,7 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, overload
 
@@ -109,6 +109,27 @@ class Table:
         self._closed = False
         self._reset_game()
         self._resume()
+
+    @classmethod
+    def replayed(cls, profile: BoardProfile,
+                 events: Iterable[tuple[str, dict[str, Any]]]) -> Table:
+        """A table (journal in memory, no LEDs) rebuilt from one game's journalled events:
+        ``games show`` and ``games export`` read old games this way."""
+        table = cls(profile)
+        for kind, data in events:
+            if kind == "setup":
+                table._game_id = table._journal.new_game("replay")
+            assert table._game_id is not None or kind == "setup"
+            table._apply(kind, data, table._game_id or 0)
+        return table
+
+    def record(self) -> list[str]:
+        """The game as a ``dog-record/1`` record (header and one line per event); an
+        override appears as a play the rules refuse, so such a record cannot be imported."""
+        with self._lock:
+            if self._game is None:
+                raise TableError("no game is set up", 409)
+            return self._game.record()
 
     # -- the game's state ------------------------------------------------------------------
 
