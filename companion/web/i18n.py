@@ -18,22 +18,6 @@ COOKIE_MAX_AGE_S = 365 * 24 * 3600
 
 bp = Blueprint("i18n", __name__)
 
-TEXTS: dict[str, dict[str, str]] = {
-    "title": {"de": "Dog Companion", "en": "Dog Companion"},
-    "tagline": {"de": "Der Schiedsrichter am Dog-Tisch", "en": "The referee at the Dog table"},
-    "board": {"de": "Spielbrett", "en": "Board"},
-    "simulated": {"de": "Simulierter Tisch: keine Kamera und kein LED-Streifen gefunden",
-                  "en": "Simulated table: no camera and no LED strip found"},
-    "hardware": {"de": "Hardware", "en": "Hardware"},
-    "camera": {"de": "Kamera", "en": "Camera"},
-    "leds": {"de": "LED-Streifen", "en": "LED strip"},
-    "connected": {"de": "verbunden", "en": "connected"},
-    "reconnecting": {"de": "Verbindung unterbrochen, verbinde neu …",
-                     "en": "Connection lost, reconnecting …"},
-    "marbles": {"de": "Kugeln auf dem Brett", "en": "Marbles on the board"},
-    "language": {"de": "English", "en": "Deutsch"},
-}
-
 
 def choose_language(request: Request, default: str) -> str:
     """`?lang=`, then the switch's cookie, then Accept-Language, then `default`."""
@@ -46,11 +30,6 @@ def choose_language(request: Request, default: str) -> str:
 def current_language() -> str:
     """The language of this request."""
     return choose_language(request, current_app.config["DEFAULT_LANGUAGE"])
-
-
-def texts(language: str) -> dict[str, str]:
-    """All texts of the page in one language."""
-    return {key: words[language] for key, words in TEXTS.items()}
 
 
 def init_app(app: Flask) -> None:

@@ -4,7 +4,9 @@
 Waitress runs each request in a worker thread, and an event stream keeps its thread for as
 long as the page is open. The app refuses streams beyond its cap with 503, so the API always
 has threads; waitress's request lookahead lets a stream notice within a second that its page
-went away and give its thread back.
+went away and give its thread back. Waitress buffers a request body before the app sees it,
+so it refuses bodies beyond 16 times the app's `MAX_CONTENT_LENGTH` itself (the app answers
+the others beyond its limit with a JSON 413).
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from flask import Flask
 
 API_THREADS = 16
 CONNECTIONS_PER_STREAM = 4      # a page's stream plus its keep-alive connections, with margin
+BODY_LIMIT_FACTOR = 16          # waitress cuts bodies far beyond the app's JSON 413 answer
+HEADER_LIMIT_BYTES = 32 * 1024
 
 
 def server_options(app: Flask) -> dict[str, Any]:
@@ -25,6 +29,8 @@ def server_options(app: Flask) -> dict[str, Any]:
             "connection_limit": max(100, CONNECTIONS_PER_STREAM * streams),
             "channel_request_lookahead": 1,
             "channel_timeout": max(120, int(4 * heartbeat_s)),
+            "max_request_body_size": BODY_LIMIT_FACTOR * int(app.config["MAX_CONTENT_LENGTH"]),
+            "max_request_header_size": HEADER_LIMIT_BYTES,
             "ident": "dog-companion"}
 
 

@@ -135,3 +135,16 @@ def test_forty_pages_while_the_api_answers(served: tuple[int, Any]) -> None:
     while api.call("GET", "/healthz")[1]["streams"] and time.monotonic() < deadline:
         time.sleep(0.1)
     assert api.call("GET", "/healthz")[1]["streams"] == 0
+
+
+def test_the_real_server_answers_oversized_bodies_with_json(served: tuple[int, Any]) -> None:
+    port, app = served
+    api = Api(port)
+    api.csrf = api.call("GET", "/api/session")[1]["csrf"]
+    status, answer = api.call("POST", "/api/observe", {"holes": {"T1": "x" * 100_000}})
+    assert status == 413 and "kB" in answer["error"]
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT_S)
+    connection.request("POST", "/api/observe", b"x" * (17 * 65536),
+                       {"Content-Type": "application/json"})
+    assert connection.getresponse().status == 413       # waitress cuts it before the app
+    connection.close()
