@@ -1,0 +1,92 @@
+"""The camera's reading path, one frame at a time: virtual board → vision → table.
+
+`companion.table.camera.CameraLoop` does this in its own threads for a live table.
+:class:`FramePipeline` does the same steps in the caller's thread, frame by frame, so that a
+test or benchmark knows exactly which frame led to which verdict: the virtual table renders a
+frame, `vision.reader.BoardReader` reads it, `vision.stabilize.Stabilizer` keeps only settled
+readings, and the table gets them through its public camera side (``attach_camera``,
+``feed``, ``tick``), with the virtual table's clock as the time of every reading.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from companion.sim.virtual import VirtualTable
+
+if TYPE_CHECKING:
+    from companion.table import Table
+    from vision.reader import BoardReader
+
+STABLE_S = 0.3
+"""How long a reading must stay unchanged and unhidden (as the live camera loop)."""
+
+
+@dataclass
+class FrameLog:
+    """One processed frame: its time, whether a hand was over the board, what the table said
+    after it (moves accepted, pending, verdict code), and the seconds spent."""
+
+    timestamp: float
+    hand: bool
+    moves: int
+    pending: str | None
+    render_s: float
+    read_s: float
+    settled: bool
+
+
+@dataclass
+class FramePipeline:
+    """Feeds ``table`` from ``source`` one frame per :meth:`step` (see the module docstring)."""
+
+    table: Table
+    source: VirtualTable
+    stable_s: float = STABLE_S
+    keep_log: bool = True
+    log: list[FrameLog] = field(default_factory=list)
+    reader: BoardReader | None = None
+    _stabilizer: Any = None
+    _last_image: Any = None
+
+    def __post_init__(self) -> None:
+        from vision.stabilize import Stabilizer
+
+        self._stabilizer = Stabilizer(self.stable_s)
+        self.table.attach_camera("simulated", self.take_reference)
+
+    def take_reference(self) -> None:
+        """The newest frame becomes the reader's reference (the table's reference hook)."""
+        from vision.reader import BoardReader
+
+        if self._last_image is None:
+            self._last_image = self.source.read().image
+        self.reader = BoardReader(self.source.profile, reference=self._last_image)
+        self.table.camera_warnings(list(self.reader.warnings), reference=True)
+
+    def step(self) -> FrameLog:
+        """Render, read and stabilize one frame, and tell the table."""
+        from vision.stabilize import Observation
+
+        frame = self.source.read()
+        shot = self.source.last
+        assert shot is not None
+        self._last_image = frame.image
+        started = time.perf_counter()
+        settled = None
+        if self.reader is not None:
+            reading = self.reader.read(frame.image)
+            settled = self._stabilizer.update(
+                Observation(frame.timestamp, reading.holes, occluded=reading.occluded))
+        read_s = time.perf_counter() - started
+        if settled is not None:
+            self.table.feed(settled, now=frame.timestamp)
+        self.table.tick(now=frame.timestamp)
+        state = self.table.state()
+        entry = FrameLog(frame.timestamp, shot.hand is not None, state["moves"],
+                         state["pending"], shot.render_s, read_s, settled is not None)
+        if self.keep_log:
+            self.log.append(entry)
+        return entry
