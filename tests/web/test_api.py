@@ -126,6 +126,16 @@ def test_reference_without_a_camera_is_a_conflict(ref: Client) -> None:
     assert response.status_code == 409 and "camera" in response.get_json()["error"]
 
 
+def test_a_kept_snapshot_is_served_as_jpeg(ref: Client, tmp_path: Path) -> None:
+    from companion.table.snapshots import SnapshotStore
+
+    jpeg = b"\xff\xd8\xff\xe0 a tiny stand-in for a JPEG \xff\xd9"
+    SnapshotStore(tmp_path).save("1-3-before", jpeg)
+    response = Client(ref.app).get("/api/snapshots/1-3-before")
+    assert response.status_code == 200 and response.mimetype == "image/jpeg"
+    assert response.data == jpeg
+
+
 def test_unknown_snapshot_and_move_are_404(ref: Client, game: dict[str, Any]) -> None:
     assert ref.get("/api/snapshots/nothing-here").status_code == 404
     assert ref.get("/api/snapshots/..%2Fjournal.sqlite").status_code == 404
