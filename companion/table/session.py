@@ -772,9 +772,9 @@ class Table:
         wrong, expected = self._wrong_and_expected(self._board.holes(observed),
                                                   self._board.holes(goal))
         return {"legal": False, "card": str(verdict.card), "move": None,
-                "reason": verdict.reason, "code": getattr(verdict, "code", None),
-                "args": dict(getattr(verdict, "args", None) or {}),
-                "rule": getattr(verdict, "rule", None),
+                "reason": verdict.reason, "code": verdict.code, "args": dict(verdict.args),
+                "rule": verdict.rule,
+                "reasons": {language: verdict.text(language) for language in ("de", "en")},
                 "observed": observed.to_json(),
                 "nearest": [near.to_json() for near in nearest],
                 "wrong": wrong, "expected": expected, "snapshots": None}

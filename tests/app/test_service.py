@@ -5,6 +5,7 @@ from __future__ import annotations
 import configparser
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -41,9 +42,11 @@ def notify_socket(tmp_path: Path):
         yield sock, str(path)
 
 
-def test_run_notifies_ready_pings_watchdog_and_stops_on_sigterm(notify_socket) -> None:
+def test_run_notifies_ready_pings_watchdog_and_stops_on_sigterm(notify_socket,
+                                                                tmp_path: Path) -> None:
     sock, path = notify_socket
-    env = {**os.environ, "NOTIFY_SOCKET": path, "WATCHDOG_USEC": "400000"}
+    env = {**os.environ, "NOTIFY_SOCKET": path, "WATCHDOG_USEC": "400000",
+           "DOG_STATE_DIR": str(tmp_path / "state")}
     process = subprocess.Popen([sys.executable, "-m", "companion", "run", "--port", "0",
                                 "--host", "127.0.0.1"], env=env, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
@@ -59,6 +62,8 @@ def test_run_notifies_ready_pings_watchdog_and_stops_on_sigterm(notify_socket) -
         process.kill()
     assert process.returncode == 0, err
     assert "Page: http://127.0.0.1:" in out and "stopped" in out
+    assert re.search(r"Referee PIN: \d{6} ", out)
+    assert (tmp_path / "state" / "journal.sqlite").is_file()
 
 
 class RecordingService(Service):
@@ -100,13 +105,53 @@ def test_unit_file_is_a_notify_service_with_a_watchdog() -> None:
     assert unit["Install"]["WantedBy"] == "multi-user.target"
 
 
-def test_run_refuses_a_port_in_use() -> None:
+def unit_service() -> configparser.SectionProxy:
+    unit = configparser.ConfigParser(strict=False, interpolation=None)
+    unit.optionxform = str      # type: ignore[assignment,method-assign]
+    unit.read(REPO / "systemd" / "dog-companion.service")
+    return unit["Service"]
+
+
+def test_unit_runs_as_its_own_user_with_a_state_directory() -> None:
+    service = unit_service()
+    assert service["User"] == "dog-companion"
+    assert service["SupplementaryGroups"].split() == ["video", "gpio", "spi"]
+    assert service["StateDirectory"] == "dog-companion"
+
+
+@pytest.mark.parametrize(("key", "value"), [
+    ("NoNewPrivileges", "yes"), ("ProtectSystem", "strict"), ("ProtectHome", "read-only"),
+    ("PrivateTmp", "yes"), ("ProtectKernelModules", "yes"), ("RestrictSUIDSGID", "yes"),
+    ("CapabilityBoundingSet", ""), ("UMask", "0077"),
+])
+def test_unit_is_hardened(key: str, value: str) -> None:
+    assert unit_service()[key] == value
+
+
+def test_install_script_writes_the_unit_for_this_checkout(tmp_path: Path) -> None:
+    env = {**os.environ, "DOG_INSTALL_ROOT": str(tmp_path), "DOG_INSTALL_WS281X": "1"}
+    result = subprocess.run([str(REPO / "systemd" / "install.sh")], env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    unit = tmp_path / "etc" / "systemd" / "system" / "dog-companion.service"
+    text = unit.read_text()
+    assert "@DIR@" not in text and f"ExecStart={REPO}/.venv/bin/dog-companion run" in text
+    drop_in = unit.with_suffix(".service.d") / "ws281x-root.conf"
+    assert "User=root" in drop_in.read_text()
+    if shutil.which("systemd-analyze"):
+        verify = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True,
+                                text=True, timeout=60)
+        assert verify.returncode == 0, verify.stderr
+
+
+def test_run_refuses_a_port_in_use(tmp_path: Path) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
         result = subprocess.run([sys.executable, "-m", "companion", "run", "--host",
-                                 "127.0.0.1", "--port", str(port)],
+                                 "127.0.0.1", "--port", str(port), "--state-dir",
+                                 str(tmp_path)],
                                 capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
     assert f"cannot listen on 127.0.0.1:{port}" in result.stderr
@@ -118,3 +163,12 @@ def test_run_refuses_an_unknown_board() -> None:
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == [
         "dog-companion run: board 'chess': no such profile (shipped: brandi-4, brandi-6) or file"]
+
+
+def test_run_refuses_an_unknown_config_key(tmp_path: Path) -> None:
+    config = tmp_path / "dog.toml"
+    config.write_text('port = 8081\ncolour = "red"\n')
+    result = subprocess.run([sys.executable, "-m", "companion", "run", "--config", str(config)],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert "unknown key 'colour'" in result.stderr and "Traceback" not in result.stderr
