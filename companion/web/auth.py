@@ -240,10 +240,10 @@ def acting_seat(what: str) -> int | None:
     return access.seat
 
 
-def session_answer(**extra: Any) -> dict[str, Any]:
-    """The client's role, seat and CSRF token."""
+def session_answer() -> dict[str, Any]:
+    """The client's role, seat and CSRF token (the `/api/session` object)."""
     access = current_access()
-    return {"role": access.role, "seat": access.seat, "csrf": generate_csrf(), **extra}
+    return {"role": access.role, "seat": access.seat, "csrf": generate_csrf()}
 
 
 def client_address() -> str:
