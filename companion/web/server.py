@@ -16,7 +16,7 @@ from typing import Any
 from flask import Flask
 
 API_THREADS = 16
-CONNECTIONS_PER_STREAM = 4      # a page's stream plus its keep-alive connections, with margin
+CONNECTIONS_PER_STREAM = 6      # a browser opens at most six connections to one server
 BODY_LIMIT_FACTOR = 16          # waitress cuts bodies far beyond the app's JSON 413 answer
 HEADER_LIMIT_BYTES = 32 * 1024
 
