@@ -116,23 +116,31 @@ class Journal:
 
     # -- writing --------------------------------------------------------------------------
 
-    def new_game(self, source: str = "table", label: str = "") -> int:
-        """Start a game; returns its number."""
+    def new_game(self, source: str = "table", label: str = "",
+                 first: tuple[str, dict[str, Any]] | None = None) -> int:
+        """Start a game, with its ``first`` event (kind, data) in the same transaction (a game
+        is never left without its setup); returns its number."""
         with self._lock, self._transaction():
             cursor = self._db.execute("INSERT INTO games(created, source, label) VALUES (?,?,?)",
                                       (time.time(), source, label))
-            assert cursor.lastrowid is not None
-            return cursor.lastrowid
+            game = cursor.lastrowid
+            assert game is not None
+            if first is not None:
+                self._insert(game, *first)
+            return game
+
+    def _insert(self, game: int, kind: str, data: dict[str, Any]) -> int:
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+        cursor = self._db.execute(
+            "INSERT INTO events(game, at, kind, data, digest) VALUES (?,?,?,?,?)",
+            (game, time.time(), kind, text, digest(game, kind, text)))
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
 
     def append(self, game: int, kind: str, data: dict[str, Any]) -> int:
         """Write one event and sync it to disk; returns its number."""
-        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
         with self._lock, self._transaction():
-            cursor = self._db.execute(
-                "INSERT INTO events(game, at, kind, data, digest) VALUES (?,?,?,?,?)",
-                (game, time.time(), kind, text, digest(game, kind, text)))
-            assert cursor.lastrowid is not None
-            return cursor.lastrowid
+            return self._insert(game, kind, data)
 
     def set_label(self, game: int, label: str) -> None:
         """Name a game (players and rules, for `games list`)."""

@@ -118,7 +118,7 @@ class Table:
         table = cls(profile)
         for kind, data in events:
             if kind == "setup":
-                table._game_id = table._journal.new_game("replay")
+                table._game_id = table._journal.new_game("replay", "", (kind, data))
             assert table._game_id is not None or kind == "setup"
             table._apply(kind, data, table._game_id or 0)
         return table
@@ -385,8 +385,12 @@ class Table:
         with self._lock:
             normalized, _ = parse_setup(request, self.profile)
             labels = ", ".join(f"{p['name']} ({p['color']})" for p in normalized["players"])
-            game_id = self._journal.new_game("table", labels)
-            self._commit("setup", {"request": normalized}, game_id)
+            if self._closed:
+                raise TableError("the table is shutting down", 409)
+            data = {"request": normalized}
+            game_id = self._journal.new_game("table", labels, ("setup", data))
+            self._apply("setup", data, game_id)
+            self._changed()
             return self._state()
 
     def announce(self, card: str, player: int | None = None) -> dict[str, Any]:

@@ -99,6 +99,7 @@ def test_illegal_observation_waits_for_the_position_before(table: Table) -> None
     state = table.observe(position=moved(before, 1, ["K", "K", "K", "T20"]))
     assert state["pending"] == "illegal" and state["verdict"]["legal"] is False
     assert state["verdict"]["reason"] and state["verdict"]["nearest"]
+    assert state["verdict"]["code"] and set(state["verdict"]["reasons"]) == {"de", "en"}
     assert state["verdict"]["wrong"] == ["T20"] and state["verdict"]["expected"] == ["T16"]
     assert state["moves"] == 0 and state["announced"]["card"] == "A"
     with pytest.raises(TableError):
