@@ -255,6 +255,16 @@ class Table:
                 return self._start.to_json()
             return dict(self._moves[k - 1]["position"])
 
+    def legal_results(self) -> list[dict[str, Any]]:
+        """The legal results of the announced card (``notation``, ``result`` POSITION), for
+        manual entry by choosing one; ``[]`` without an announced card."""
+        with self._lock:
+            legal = self._current_legal()
+            if legal is None:
+                return []
+            return [{"notation": move.notation, "result": move.result.to_json()}
+                    for move in legal.moves]
+
     @overload
     def snapshot(self) -> dict[str, Any]: ...
 

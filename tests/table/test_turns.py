@@ -239,3 +239,26 @@ def test_a_disputed_move_keeps_snapshots_before_and_after(profile4: BoardProfile
     snapshots = state["verdict"]["snapshots"]
     assert table.snapshot(snapshots["before"]) == b"\xff\xd8before"
     assert table.snapshot(snapshots["after"]) == b"\xff\xd8after"
+
+
+def test_legal_results_for_manual_entry(camera_table: Table) -> None:
+    green_to_move(camera_table, ["T36", "K", "K", "K"])
+    assert camera_table.legal_results() == []
+    camera_table.announce("5")
+    results = camera_table.legal_results()
+    assert [r["notation"] for r in results] == ["5: green T36→T41"]
+    assert camera_table.observe(position=results[0]["result"])["moves"] == 2
+
+
+def test_a_takeback_shows_which_marbles_to_put_back(camera_table: Table,
+                                                    leds: RecordingLeds) -> None:
+    green_to_move(camera_table, ["T36", "K", "K", "K"])
+    camera_table.announce("5")
+    camera_table.feed(with_holes(camera_table, T36=None, T41="green"))
+    assert camera_table.state()["moves"] == 2
+    state = camera_table.undo()
+    assert state["moves"] == 1 and state["disturbed"] == ["T36", "T41"]
+    lit = leds.lit(camera_table.profile)
+    assert lit["T36"] == (0, 255, 0)
+    camera_table.feed(camera_table.believed_holes())
+    assert camera_table.state()["disturbed"] == []       # the board matches again
