@@ -50,11 +50,13 @@ def profile_json() -> dict[str, Any]:
 def render_view(view: str) -> str:
     """The page with `view` showing first."""
     lang = language()
+    table = current_table()
     return render_template("page.html", view=view, lang=lang, other="en" if lang == "de" else "de",
                            texts=page_texts.page_texts(), profile=profile_json(),
-                           session=session_answer(), state=current_table().state(),
+                           session=session_answer(), state=table.state(),
                            version=__version__, colors=page_texts.COLORS,
-                           cards=page_texts.CARDS)
+                           cards=page_texts.CARDS, settle_s=table.settle_s,
+                           state_dir=table.state_dir)
 
 
 @bp.get("/")

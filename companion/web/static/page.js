@@ -60,7 +60,7 @@ function toast(message) {
   node.textContent = message;
   node.hidden = false;
   clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { node.hidden = true; }, 6000);
+  toast.timer = setTimeout(() => { node.hidden = true; }, 4000);
 }
 
 function connect() {
@@ -103,6 +103,13 @@ function playerName(state, index) {
 }
 
 function cardName(card) { return card === "JOKER" ? "Joker" : card; }
+
+// A move's notation (INTERFACES.md: "7: red T3→T8 ×blue@T21") in the reader's words.
+function notation(text) {
+  const words = { ...texts.colors, ...texts.notation_words, JOKER: "Joker" };
+  return (text || "").replace(/\b(no effect|back|as|JOKER|red|yellow|green|blue|white|black)\b/g,
+                              (word) => words[word] || word);
+}
 
 // ---- the state on the page ---------------------------------------------------------------
 
@@ -151,10 +158,11 @@ function showTurn(state) {
 
 function showStatus(state) {
   const node = $("status");
+  const mine = session.role === "seat" ? `${say(texts.your_seat, { name: playerName(state, session.seat) })} · ` : "";
   if (state.phase !== "play") { node.textContent = ""; }
   else {
-    node.textContent = say(texts.round, { round: state.round, cards: state.hand_size ?? "",
-                                          dealer: playerName(state, state.dealer) });
+    node.textContent = mine + say(texts.round, { round: state.round, cards: state.hand_size ?? "",
+                                                 dealer: playerName(state, state.dealer) });
   }
   $("exchange").hidden = !state.exchange;
   const disturbed = state.disturbed || [];
@@ -204,7 +212,7 @@ function showVerdict(state) {
   box.classList.toggle("legal", verdict.legal);
   box.classList.toggle("illegal", !verdict.legal);
   $("verdict-title").textContent = `${verdict.legal ? "✓" : "✗"} ${verdict.legal ? texts.legal : texts.illegal} · ${cardName(verdict.card)}`;
-  $("verdict-move").textContent = verdict.move || "";
+  $("verdict-move").textContent = notation(verdict.move);
   if (key !== page.verdictKey) {
     page.verdictKey = key;
     page.verdictText = null;
@@ -214,9 +222,9 @@ function showVerdict(state) {
   }
   const words = page.verdictText;
   $("verdict-reason").textContent = (words && words.reason) || verdict.reason || "";
-  $("verdict-rule").textContent = (words && words.rule) || "";
-  $("accept-played").hidden = verdict.legal || state.pending !== "illegal";
-  box.querySelector(".referee-action").hidden = verdict.legal;
+  const rule = (words && words.rule) || verdict.rule;
+  $("verdict-rule").textContent = rule ? say(texts.rule, { rule }) : "";
+  $("verdict-actions").hidden = verdict.legal || state.pending !== "illegal";
 }
 
 async function loadVerdictText(key) {
@@ -252,7 +260,7 @@ function drawNearest(verdict) {
     window.DogBoard.paintBoard(small, {
       holes, expected: changed.filter((id) => holes[id]), wrong: changed.filter((id) => !holes[id]),
     });
-    const item = el("li", {}, [svg, el("p", { class: "notation", text: near.notation })]);
+    const item = el("li", {}, [svg, el("p", { class: "notation", text: notation(near.notation) })]);
     for (const line of near.differences || []) item.append(el("p", { class: "difference", text: line }));
     const button = el("button", { type: "button", class: "secondary referee-action", text: texts.set_this });
     button.addEventListener("click", asReferee(() => send("/api/override", { position: near.result })));
@@ -379,7 +387,7 @@ function filterResults() {
   const shown = (page.results || []).filter((move) =>
     words.every((word) => move.notation.toLowerCase().includes(word))).slice(0, 60);
   list.replaceChildren(...shown.map((move) => {
-    const button = el("button", { type: "button", class: "result", text: move.notation });
+    const button = el("button", { type: "button", class: "result", text: notation(move.notation) });
     if (page.manual && page.manual.position === move.result) button.classList.add("chosen");
     button.addEventListener("click", () => pickResult(move));
     return el("li", {}, [button]);
@@ -487,11 +495,12 @@ async function loadHistory() {
   slider.max = moves.length;
   slider.value = moves.length;
   $("moves").replaceChildren(...(moves.length ? moves.map((move) => {
+    const color = (state.players[move.player] || {}).color || "";
     const item = el("li", { "data-n": move.n }, [
-      el("span", { class: `dot ${(state.players[move.player] || {}).color || ""}` }),
+      el("span", { class: `dot ${color}`, text: texts.initials[color] || "" }),
       el("span", { class: "who", text: ` ${playerName(state, move.player)} ` }),
       el("span", { class: "card-chip", text: cardName(move.card) }),
-      el("span", { class: "notation", text: ` ${move.notation}` }),
+      el("span", { class: "notation", text: ` ${notation(move.notation)}` }),
     ]);
     item.addEventListener("click", () => { slider.value = move.n; showReplay(); });
     return item;
@@ -530,7 +539,8 @@ function showCamera(state) {
   $("camera-status").textContent = texts[`camera_${camera.status}`] || camera.status;
   const warnings = [...(camera.warnings || [])];
   if (!camera.reference && camera.status !== "manual") warnings.unshift(texts.no_reference);
-  $("camera-warnings").replaceChildren(...warnings.map((text) => el("li", { text })));
+  $("camera-warnings").replaceChildren(...(warnings.length ? warnings.map((text) => el("li", { text }))
+    : [el("li", { class: "none", text: texts.no_warnings })]));
   $("camera-hint").textContent = camera.status === "lost" ? texts.hint_lost
     : warnings.length ? texts.hint_warnings : texts.hint_ok;
   if (!page.cameraBoard) page.cameraBoard = window.DogBoard.drawBoard($("camera-board"), profile, texts.initials);
