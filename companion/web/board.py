@@ -4,7 +4,8 @@ Every view is the same page (`page.html`) with another view showing first; its s
 views without a reload and keeps them current from `/api/events`. The page talks to the table
 through the JSON API (`companion.web.api`); the few things only the page needs are served here
 under `/page/`: the legal results for entering a move by hand, the verdict's sentence in the
-reader's language, and the seats' QR codes.
+reader's language, and the seats' QR codes; `/api/board` gives the board profile to other
+screens and scripts.
 """
 
 from __future__ import annotations
@@ -69,6 +70,17 @@ def board_view() -> str:
 def other_view(view: str) -> str:
     """Setup, history, camera or settings: the same page with another view first."""
     return render_view(view)
+
+
+@bp.get("/api/board")
+def board_profile() -> Response:
+    """The board profile: every hole (with its LED) and marker, positions in millimetres."""
+    profile = current_table().profile
+    return jsonify({"name": profile.name, "seats": profile.seats,
+                    "board_mm": profile.board_mm, "default_colors": profile.default_colors,
+                    "hole_diameter_mm": profile.hole_diameter_mm,
+                    "holes": [asdict(h) for h in profile.holes],
+                    "markers": [asdict(m) for m in profile.markers]})
 
 
 @bp.get("/page/moves.json")
