@@ -88,9 +88,9 @@ class CameraLoop:
         """Stop both threads and close the source."""
         self._stop.set()
         self._got_frame.set()
+        self.source.close()     # wakes a grabber waiting for a frame
         for thread in self._threads:
             thread.join(timeout=5)
-        self.source.close()
 
     def __enter__(self) -> CameraLoop:
         return self.start()
@@ -204,9 +204,11 @@ class CameraLoop:
             self.table.feed(settled)
 
     def _board_reader(self, reference: np.ndarray | None) -> Any:
+        """The reader; once a game is set up it is told which seats play."""
         from vision.reader import BoardReader
 
-        return BoardReader(self.table.profile, reference=reference)
+        seats = [player["at"] for player in self.table.state()["players"]] or None
+        return BoardReader(self.table.profile, reference=reference, seats=seats)
 
 
 def rendered_source(table: Table, size: tuple[int, int] = SIM_SIZE,

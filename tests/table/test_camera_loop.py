@@ -94,3 +94,16 @@ def test_a_camera_that_disappears_mid_turn_is_reported_and_comes_back(
         feed.show(table.believed_holes())
         wait_for(lambda: table.state()["camera"]["status"] == "simulated", "the camera back")
         assert table.state()["moves"] == 1
+
+
+def test_a_silent_camera_is_reported_lost(profile4: BoardProfile, tmp_path: Path) -> None:
+    from tests.table.conftest import Clock
+
+    clock = Clock()
+    table = Table(profile4, state_dir=tmp_path)
+    source = SimulatedSource(timeout=60)
+    with CameraLoop(table, source, lost_after_s=2.0, clock=clock):
+        assert table.state()["camera"]["status"] == "reading"
+        clock.now += 2.5
+        wait_for(lambda: table.state()["camera"]["status"] == "lost", "the camera lost")
+        assert "no frame for 2 s" in table.state()["camera"]["warnings"][0]
