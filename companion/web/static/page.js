@@ -4,6 +4,7 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
+const RECONNECT_MS = 10000;   // after a refused stream, as the server's Retry-After says
 const texts = JSON.parse($("page-texts").textContent);
 const profile = JSON.parse($("page-profile").textContent);
 const session = JSON.parse(($("page-session") || { textContent: "{}" }).textContent || "{}");
@@ -80,6 +81,9 @@ function connect() {
     status.classList.add("lost");
     $("offline").hidden = false;
     document.body.classList.add("offline");
+    // The browser reconnects by itself (resuming with Last-Event-ID) unless the server
+    // refused the stream (503 when the table serves its most pages): then try again later.
+    if (events.readyState === EventSource.CLOSED) setTimeout(connect, RECONNECT_MS);
   };
 }
 
@@ -131,11 +135,25 @@ function showState(state) {
   paintLive();
   if (page.view === "history") loadHistory();
   if (page.view === "calibration") showCamera(state);
-  $("state-version").textContent = state.version;
+  if (page.view === "settings") setText($("state-version"), String(state.version));
+}
+
+// Whether `node` must be redrawn for `parts` (what it shows); remembers them. Untouched nodes
+// cost the browser no style or layout work, which counts with many pages open.
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+function stale(node, parts) {
+  const key = JSON.stringify(parts);
+  if (node.dataset.key === key) return false;
+  node.dataset.key = key;
+  return true;
 }
 
 function showTurn(state) {
   const node = $("turn");
+  if (!stale(node, [state.phase, state.winners, mover(state), state.players, session.role, session.seat])) return;
   node.replaceChildren();
   const turn = mover(state);
   if (state.phase === "setup") {
@@ -159,20 +177,15 @@ function showTurn(state) {
 function showStatus(state) {
   const node = $("status");
   const mine = session.role === "seat" ? `${say(texts.your_seat, { name: playerName(state, session.seat) })} · ` : "";
-  if (state.phase !== "play") { node.textContent = ""; }
-  else {
-    node.textContent = mine + say(texts.round, { round: state.round, cards: state.hand_size ?? "",
-                                                 dealer: playerName(state, state.dealer) });
-  }
+  setText(node, state.phase !== "play" ? "" : mine + say(texts.round, {
+    round: state.round, cards: state.hand_size ?? "", dealer: playerName(state, state.dealer) }));
   $("exchange").hidden = !state.exchange;
   const disturbed = state.disturbed || [];
   $("disturbed").hidden = disturbed.length === 0;
-  $("disturbed").textContent = `${texts.disturbed} (${disturbed.join(", ")})`;
+  setText($("disturbed"), `${texts.disturbed} (${disturbed.join(", ")})`);
   const legend = $("legend");
   const players = state.players || [];
-  const key = JSON.stringify([players, state.counts, state.folded, turnOf(state)]);
-  if (legend.dataset.key === key) return;
-  legend.dataset.key = key;
+  if (!stale(legend, [players, state.counts, state.folded, turnOf(state)])) return;
   legend.replaceChildren(...players.map((player, i) => {
     const count = (state.counts || [])[i];
     const out = (state.folded || []).includes(i);
@@ -189,6 +202,7 @@ function turnOf(state) { return mover(state); }
 
 function showAnnounced(state) {
   const node = $("announced");
+  if (!stale(node, [state.phase, state.announced, state.pending, state.players])) return;
   node.replaceChildren();
   if (state.phase !== "play") return;
   if (state.announced) {
@@ -211,8 +225,8 @@ function showVerdict(state) {
   const key = JSON.stringify([verdict.card, verdict.move, verdict.code, verdict.args, verdict.observed]);
   box.classList.toggle("legal", verdict.legal);
   box.classList.toggle("illegal", !verdict.legal);
-  $("verdict-title").textContent = `${verdict.legal ? "✓" : "✗"} ${verdict.legal ? texts.legal : texts.illegal} · ${cardName(verdict.card)}`;
-  $("verdict-move").textContent = notation(verdict.move);
+  setText($("verdict-title"), `${verdict.legal ? "✓" : "✗"} ${verdict.legal ? texts.legal : texts.illegal} · ${cardName(verdict.card)}`);
+  setText($("verdict-move"), notation(verdict.move));
   if (key !== page.verdictKey) {
     page.verdictKey = key;
     page.verdictText = null;
@@ -221,9 +235,9 @@ function showVerdict(state) {
     showSnapshots(verdict);
   }
   const words = page.verdictText;
-  $("verdict-reason").textContent = (words && words.reason) || verdict.reason || "";
+  setText($("verdict-reason"), (words && words.reason) || verdict.reason || "");
   const rule = (words && words.rule) || verdict.rule;
-  $("verdict-rule").textContent = rule ? say(texts.rule, { rule }) : "";
+  setText($("verdict-rule"), rule ? say(texts.rule, { rule }) : "");
   $("verdict-actions").hidden = verdict.legal || state.pending !== "illegal";
 }
 
@@ -273,6 +287,7 @@ function drawNearest(verdict) {
 
 function showCardpad(state) {
   const pad = $("cardpad");
+  if (!stale(pad, [state.phase, state.announced, mover(state), session.role, session.seat])) return;
   const playing = state.phase === "play";
   pad.hidden = !playing || !(isReferee() || session.role === "seat");
   const allowed = mayPlay(state);
@@ -675,6 +690,7 @@ function go(view, push = true) {
   if (!page.state) return;
   if (view === "history") { page.historyKey = ""; loadHistory(); }
   if (view === "calibration") showCamera(page.state);
+  if (view === "settings") setText($("state-version"), String(page.state.version));
 }
 
 async function chooseLanguage(event) {
