@@ -87,10 +87,13 @@ def plan_cheat(position: Position, hand: Sequence[Card], card: Card | None, move
 
 
 def _confirmed(position: Position, cheat: Cheat) -> bool:
-    """Whether the referee objects to the cheat (the planners' own double check)."""
+    """Whether the referee objects to the cheat (the planners' own double check), and a
+    marble moved at all."""
     if cheat.kind is CheatKind.FALSE_FOLD:
         return not fold_check(position, cheat.hand).justified
     assert cheat.card is not None and cheat.after is not None
+    if cheat.after.same_locations(position):  # nothing moved: no move to judge
+        return False
     return not check(position, cheat.after, cheat.card).legal
 
 

@@ -37,6 +37,9 @@ WAIT_S = 30.0
 """Longest wait (on the virtual table's clock) for the table to judge a move."""
 
 
+DONE_AFTER_S = 3.0
+"""How long a player leaves a board the table takes for a move in progress before saying
+"done"."""
 SETTLE_S = 1.0
 """How long the board is left alone at the start (the camera settles on it)."""
 
@@ -327,13 +330,23 @@ class Conductor:
     def _wait_verdict(self, moves: int, record: Turn, *,
                       illegal_ends: bool = True) -> dict[str, Any]:
         """Pump until the hand is gone and the table accepted a move (or, with
-        ``illegal_ends``, objected to it); on a timeout the state as it is."""
+        ``illegal_ends``, objected to it); on a timeout the state as it is.
+
+        A board the table takes for a move still in progress (a 7's passed marble left
+        standing looks like a part not yet made) is declared finished with "done" once it
+        has stood for ``DONE_AFTER_S``."""
         virtual = self.virtual
         if record.hand_left is None:
             self._wait_hand(record)
         deadline = virtual.now + WAIT_S
+        done_at = virtual.now + DONE_AFTER_S
         while True:
             state = self.client.state()
+            if state["pending"] == "in progress" and virtual.now >= done_at:
+                turn = self.game.turn
+                assert turn is not None
+                state = self.client.done(turn)
+                done_at = deadline
             if state["moves"] > moves or (illegal_ends and state["pending"] == "illegal"):
                 record.judged = virtual.now
                 if record.verdict is None:

@@ -27,7 +27,8 @@ STABLE_S = 0.3
 @dataclass
 class FrameLog:
     """One processed frame: its time, whether a hand was over the board, what the table said
-    after it (moves accepted, pending, verdict code), and the seconds spent."""
+    after it (moves accepted, pending), whether that changed with this frame (``changed``),
+    and the seconds spent."""
 
     timestamp: float
     hand: bool
@@ -36,6 +37,7 @@ class FrameLog:
     render_s: float
     read_s: float
     settled: bool
+    changed: bool
 
 
 @dataclass
@@ -70,6 +72,7 @@ class FramePipeline:
         """Render, read and stabilize one frame, and tell the table."""
         from vision.stabilize import Observation
 
+        earlier = self.table.state()
         frame = self.source.read()
         shot = self.source.last
         assert shot is not None
@@ -85,8 +88,9 @@ class FramePipeline:
             self.table.feed(settled, now=frame.timestamp)
         self.table.tick(now=frame.timestamp)
         state = self.table.state()
+        changed = (state["moves"], state["pending"]) != (earlier["moves"], earlier["pending"])
         entry = FrameLog(frame.timestamp, shot.hand is not None, state["moves"],
-                         state["pending"], shot.render_s, read_s, settled is not None)
+                         state["pending"], shot.render_s, read_s, settled is not None, changed)
         if self.keep_log:
             self.log.append(entry)
         return entry

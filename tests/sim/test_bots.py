@@ -123,6 +123,7 @@ def test_every_cheat_kind_occurs_and_is_illegal(rules: RuleSet) -> None:
                 assert cheat.card is not None and cheat.after is not None
                 assert cheat.card in hand
                 assert not check(before, cheat.after, cheat.card).legal
+                assert not cheat.after.same_locations(before)
                 assert cheat.honest is not None
                 assert check(before, cheat.honest.result, cheat.card).legal
     assert set(seen) == set(CheatKind)
