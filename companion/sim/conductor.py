@@ -86,7 +86,7 @@ class Conductor:
     rules: RuleSet
     seed: int = 0
     cheat: float = 0.0
-    pump: Callable[[], None] = lambda: None
+    pump: Callable[[], object] = lambda: None
     seats: Sequence[int] | None = None
     cheat_kinds: Sequence[CheatKind] | None = None
     names: Sequence[str] | None = None
