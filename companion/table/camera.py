@@ -65,6 +65,7 @@ class CameraLoop:
         self._newest: Frame | None = None
         self._got_frame = threading.Event()
         self._stop = threading.Event()
+        self._fresh_start = threading.Event()
         self._reader: Any = None
         self._last_frame: Frame | None = None
         self._last_frame_at = clock()
@@ -133,6 +134,7 @@ class CameraLoop:
                 if self._stop.is_set():
                     return
                 self.table.camera_lost(str(error) or type(error).__name__)
+                self._fresh_start.set()
                 self._wait_and_reopen()
                 continue
             with self._lock:
@@ -178,14 +180,18 @@ class CameraLoop:
             silent = self._clock() - self._last_frame_at
         if silent >= self._lost_after_s:
             self.table.camera_lost(f"no frame for {silent:.0f} s")
+            self._fresh_start.set()
 
     def _read(self, frame: Frame) -> None:
         from vision.locate import LocateError
-        from vision.stabilize import Observation
+        from vision.stabilize import Observation, Stabilizer
 
         with self._lock:
             self._last_frame = frame
             reader = self._reader
+        if self._fresh_start.is_set():     # back after a loss: the settled board again
+            self._fresh_start.clear()
+            self._stabilizer = Stabilizer(self._stabilizer.stable_s)
         if reader is None:
             reader = self._reader_factory(None)
             with self._lock:

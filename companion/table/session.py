@@ -622,6 +622,11 @@ class Table:
             if self._camera["status"] == "lost":
                 return
             self._lost_why = why
+            self._reading = None        # what the camera saw last may be past by its return
+            self._candidate = None
+            self._progress = []
+            if self._pending == "in progress":
+                self._pending = None
             self._commit_camera("lost", why)
 
     def camera_back(self, status: str = "reading") -> None:
