@@ -94,6 +94,9 @@ def test_a_first_move_from_setup_to_undo(table: Table, browser: Any, screen: dic
         ben.goto(link)
         expect(ben.locator("body")).to_have_attribute("data-role", "seat")
         expect(ben.locator("#turn")).to_contain_text("Du bist dran")
+        for page in (ben, referee):     # nothing wider than a 360 px phone
+            assert page.evaluate("document.documentElement.scrollWidth") <= \
+                page.viewport_size["width"]
 
         # He announces an Ace: its target lights up on both screens.
         ben.click('#cardpad .card[data-card="A"]')

@@ -287,7 +287,8 @@ function drawNearest(verdict) {
 
 function showCardpad(state) {
   const pad = $("cardpad");
-  if (!stale(pad, [state.phase, state.announced, mover(state), session.role, session.seat])) return;
+  const camera = (state.camera || {}).status || "manual";
+  if (!stale(pad, [state.phase, state.announced, mover(state), session.role, session.seat, camera])) return;
   const playing = state.phase === "play";
   pad.hidden = !playing || !(isReferee() || session.role === "seat");
   const allowed = mayPlay(state);
@@ -300,6 +301,7 @@ function showCardpad(state) {
     button.setAttribute("aria-pressed", String(button.dataset.card === card));
   }
   $("done").disabled = !allowed || !card;
+  $("done").hidden = camera === "manual";    // without a camera there is no reading to judge
   $("manual-open").disabled = !allowed || !card;
 }
 
