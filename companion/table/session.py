@@ -50,6 +50,8 @@ log = logging.getLogger(__name__)
 FORMAT = "dog-table/1"
 DEFAULT_SETTLE_S = 1.5
 CAMERA_STATUSES = ("reading", "lost", "manual", "simulated")
+MIRROR_INTERVAL_S = 0.1
+"""The pages hear of the LED strip's frames at most this often (an animation runs at 30/s)."""
 
 Listener = queue.Queue[dict[str, Any] | None]
 
@@ -96,6 +98,8 @@ class Table:
         self._version = 0
         self._hole_of_led = {h.led: h.id for h in profile.holes if h.led is not None}
         self._leds: dict[str, str] = {}
+        self._mirrored_at = 0.0
+        self._mirror_timer: threading.Timer | None = None
         self._scene_key: object = None
         self._legal = LegalCache()
         self._camera: dict[str, Any] = {"status": "manual", "warnings": [], "reference": False}
@@ -339,6 +343,21 @@ class Table:
             if lit == self._leds:
                 return
             self._leds = lit
+            wait = self._mirrored_at + MIRROR_INTERVAL_S - time.monotonic()
+            if wait > 0:        # an animation: tell the pages at most every interval
+                if self._mirror_timer is None:
+                    self._mirror_timer = threading.Timer(wait, self._publish_mirror)
+                    self._mirror_timer.daemon = True
+                    self._mirror_timer.start()
+                return
+        self._publish_mirror()
+
+    def _publish_mirror(self) -> None:
+        with self._lock:
+            self._mirror_timer = None
+            self._mirrored_at = time.monotonic()
+            if self._closed:
+                return
             self._version += 1
             self._send(self._state())
 
@@ -608,6 +627,9 @@ class Table:
         """A camera loop feeds this table (``status``: ``reading`` or ``simulated``);
         ``take_reference()`` makes the newest frame the reference, ``jpeg()`` gives the
         newest frame as JPEG (kept before and after a disputed move)."""
+        if status not in CAMERA_STATUSES:
+            raise ValueError(f"camera status {status!r} is not one of "
+                             f"{', '.join(CAMERA_STATUSES)}")
         with self._lock:
             if take_reference is not None:
                 self._camera_hooks["take_reference"] = take_reference

@@ -260,3 +260,16 @@ def test_snapshot_without_id_is_the_state_and_unknown_id_is_404(table: Table) ->
     with pytest.raises(TableError) as error:
         table.snapshot("7-before")
     assert error.value.status == 404
+
+
+def test_an_animation_reaches_the_pages_at_most_every_interval(table: Table) -> None:
+    listener = table.subscribe()
+    listener.get_nowait()
+    count = table.profile.led_count
+    for level in range(1, 6):
+        table.mirror_leds([(0, level, 0)] + [(0, 0, 0)] * (count - 1))
+    assert table.state()["leds"] == {"T0": "#000500"}
+    seen = []
+    while not seen or seen[-1]["leds"] != {"T0": "#000500"}:
+        seen.append(listener.get(timeout=5))
+    assert len(seen) < 5
