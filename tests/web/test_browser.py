@@ -2,7 +2,8 @@
 
 The referee's screen and a player's phone are two browser contexts (two sets of cookies); the
 player joins by the link of their seat's QR code. The table has the simulated camera (the
-table's own board rendered as frames), so the reference frame is taken for real.
+table's own board rendered as frames), so the reference frame is taken for real. When the
+server stops, both pages show that they lost the connection.
 """
 
 from __future__ import annotations
@@ -145,3 +146,8 @@ def test_a_first_move_from_setup_to_undo(table: Table, browser: Any, screen: dic
         expect(referee.locator("html")).to_have_attribute("lang", "en")
         expect(referee.locator("#view-history h1")).to_have_text("History")
         expect(referee.locator("#turn")).to_contain_text("Ben to move")
+
+    # The server is gone: both pages say so.
+    for page in (ben, referee):
+        expect(page.locator("#offline")).to_be_visible()
+        expect(page.locator("#connection")).to_have_class(marked("lost"))

@@ -180,6 +180,8 @@ function showStatus(state) {
   setText(node, state.phase !== "play" ? "" : mine + say(texts.round, {
     round: state.round, cards: state.hand_size ?? "", dealer: playerName(state, state.dealer) }));
   $("exchange").hidden = !state.exchange;
+  $("reading-error").hidden = !state.reading_error;
+  setText($("reading-error"), state.reading_error || "");
   const disturbed = state.disturbed || [];
   $("disturbed").hidden = disturbed.length === 0;
   setText($("disturbed"), `${texts.disturbed} (${disturbed.join(", ")})`);
