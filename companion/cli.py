@@ -16,6 +16,8 @@ from typing import NoReturn
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("companion.commands.run", "start the companion: camera, LEDs and the referee page"),
+    "demo": ("companion.commands.demo", "bots play a whole game at the simulated table, live "
+             "on the referee page"),
     "games": ("companion.commands.games", "list, show, export and import the journal's games"),
     "rules": ("companion.commands.rules", "legal moves, the referee's check, positions as text"),
     "vision": ("vision.cli", "read the board from a photo or camera, print the marker sheet"),
