@@ -77,7 +77,9 @@ class Conductor:
     """Runs a bot game at a table; see the module docstring.
 
     ``bots[i]`` plays player ``i`` (in play order) at ``seats[i]`` of the board;
-    ``cheat`` is the probability of an illegal move per turn.
+    ``cheat`` is the probability of an illegal move per turn; a bot thinks ``pause_s``
+    before its turn, and a caught cheat leaves the board wrong ``show_s`` before putting it
+    right (seconds on the virtual table's clock, 0 in tests).
     """
 
     client: TableClient
@@ -92,6 +94,10 @@ class Conductor:
     names: Sequence[str] | None = None
     turns: list[Turn] = field(default_factory=list)
     humans: set[int] = field(default_factory=set)
+    pause_s: float = 0.0
+    show_s: float = 0.0
+    notify: Callable[[str | None], None] | None = None
+    """Shows a refusal the state does not carry (a false "cannot play") on the page."""
 
     def __post_init__(self) -> None:
         players = len(self.bots)
@@ -238,6 +244,7 @@ class Conductor:
     # -- a bot's turn ----------------------------------------------------------------------
 
     def _bot_turn(self, player: int) -> Turn:
+        self._pump_for(self.pause_s)
         position = self.game.position
         hands = self.game.hands
         assert hands is not None
@@ -283,6 +290,7 @@ class Conductor:
         self.virtual.arrange(self.hole_map, cheat.after, mover)
         state = self._wait_verdict(before, record)
         record.caught = state["moves"] == before
+        self._pump_for(self.show_s)
         if not record.caught:  # the referee missed it: take it back, announce again
             self.client.undo()
             self.client.announce(str(cheat.card), player)
@@ -303,6 +311,11 @@ class Conductor:
         except ClientError as error:
             record.caught = error.status == 409
             record.refusal = str(error)
+            if self.notify is not None:
+                self.notify(record.refusal)
+            self._pump_for(self.show_s)
+            if self.notify is not None:
+                self.notify(None)
             return record
         record.caught = False
         self.client.undo(moves)

@@ -17,6 +17,7 @@ frame; with ``pace=True`` it also waits for the wall clock, for a live demo. Ide
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections import OrderedDict, deque
 from collections.abc import Mapping, Sequence
@@ -110,7 +111,9 @@ class VirtualTable(FrameSource):
         self.conditions = conditions if conditions is not None else RenderConditions(
             width=640, height=480, noise_sigma=1.5, jpeg_quality=90)
         self.fps = fps
-        self.timing = (timing or Timing()).scaled(speed)
+        self.base_timing = timing or Timing()
+        """The hand's timing at speed 1."""
+        self.timing = self.base_timing.scaled(speed)
         self.seed = seed
         self.drift = drift
         self.drift_period_s = drift_period_s
@@ -128,6 +131,7 @@ class VirtualTable(FrameSource):
         self._wall_start: float | None = None
         self._cache: OrderedDict[tuple[object, ...], np.ndarray] = OrderedDict()
         self._closed = False
+        self._lock = threading.RLock()  # the camera loop reads while a bot queues moves
         self.last: Shot | None = None
         """What the frame returned last showed (for tests and benchmarks)."""
 
@@ -136,17 +140,20 @@ class VirtualTable(FrameSource):
     @property
     def holes(self) -> Holes:
         """The marbles on the board now (a marble in a hand is on no hole)."""
-        return dict(self._holes)
+        with self._lock:
+            return dict(self._holes)
 
     @property
     def planned(self) -> Holes:
         """The marbles once every move queued so far is done."""
-        return dict(self._planned)
+        with self._lock:
+            return dict(self._planned)
 
     @property
     def busy(self) -> bool:
         """Whether a hand is still at work (queued moves not finished)."""
-        return bool(self._steps) or self._hand is not None
+        with self._lock:
+            return bool(self._steps) or self._hand is not None
 
     @property
     def now(self) -> float:
@@ -158,16 +165,21 @@ class VirtualTable(FrameSource):
         unknown = sorted(set(holes) - set(self._ids))
         if unknown:
             raise ValueError(f"board {self.profile.name!r} has no hole {unknown[0]!r}")
-        self._steps.clear()
-        self._step_end = None
-        self._hand = None
-        self._holes = {hole_id: holes.get(hole_id) for hole_id in self._ids}
-        self._planned = dict(self._holes)
+        with self._lock:
+            self._steps.clear()
+            self._step_end = None
+            self._hand = None
+            self._holes = {hole_id: holes.get(hole_id) for hole_id in self._ids}
+            self._planned = dict(self._holes)
 
     # -- moves ---------------------------------------------------------------------------------
 
     def play(self, hole_map: HoleMap, move: Move) -> None:
         """Queue a legal move part by part, knocked-out marbles carried back to their kennels."""
+        with self._lock:
+            self._play(hole_map, move)
+
+    def _play(self, hole_map: HoleMap, move: Move) -> None:
         groups = motions_of_move(hole_map, move, self._planned)
         target = hole_map.holes(move.result, self._planned)
         if not _same_board(hole_map, _after(self._planned, groups), target):
@@ -182,14 +194,16 @@ class VirtualTable(FrameSource):
     def arrange(self, hole_map: HoleMap, position: Position, mover: str | None = None) -> None:
         """Queue the hand work that turns the board into ``position`` (``mover``'s marbles
         first): how a cheat is made, and how a board is put right."""
-        target = hole_map.holes(position, self._planned)
-        self._animate(motions_between(self.profile, self._planned, target, mover))
-        self._queue(0.0, self._planned, None)
+        with self._lock:
+            target = hole_map.holes(position, self._planned)
+            self._animate(motions_between(self.profile, self._planned, target, mover))
+            self._queue(0.0, self._planned, None)
 
     def perform(self, motions: Sequence[Motion]) -> None:
         """Queue these hand motions, one after the other, then the hand leaves."""
-        self._animate(list(motions))
-        self._queue(0.0, self._planned, None)
+        with self._lock:
+            self._animate(list(motions))
+            self._queue(0.0, self._planned, None)
 
     def _animate(self, motions: Sequence[Motion]) -> None:
         timing = self.timing
@@ -226,11 +240,14 @@ class VirtualTable(FrameSource):
             raise EndOfSource(self.name)
         if self.pace:
             self._wait()
-        now = self._time
-        self._advance(now)
-        image, render_s, cached = self._image(now)
-        self.last = Shot(now, dict(self._holes), self._hand, render_s, cached)
-        self._time = now + 1.0 / self.fps
+        with self._lock:
+            now = self._time
+            self._advance(now)
+            holes, hand = dict(self._holes), self._hand
+        image, render_s, cached = self._image(now, holes, hand)
+        self.last = Shot(now, holes, hand, render_s, cached)
+        with self._lock:
+            self._time = max(self._time, now + 1.0 / self.fps)
         return Frame(image, now)
 
     def close(self) -> None:
@@ -271,10 +288,10 @@ class VirtualTable(FrameSource):
         kelvin = self.conditions.color_temperature_k + 2500 * self.drift * math.sin(phase / 2)
         return round(level, 4), round(kelvin, 1)
 
-    def _image(self, now: float) -> tuple[np.ndarray, float, bool]:
+    def _image(self, now: float, holes: Holes,
+               hand: str | None) -> tuple[np.ndarray, float, bool]:
         level, kelvin = self.light(now)
-        hand = self._hand
-        occupancy = tuple(self._holes[h] for h in self._ids)
+        occupancy = tuple(holes[h] for h in self._ids)
         key = (occupancy, hand, level, kelvin)
         cached = self._cache.get(key)
         if cached is not None:
@@ -284,7 +301,7 @@ class VirtualTable(FrameSource):
         cond = replace(self.conditions, light_level=level, color_temperature_k=kelvin,
                        hands=1 if hand is not None else 0, cards=0)
         seed = self.seed if hand is None else hand_seed(self.profile, hand, self.seed)
-        image = render(self.profile, self._holes, cond, seed=seed).image
+        image = render(self.profile, holes, cond, seed=seed).image
         image.flags.writeable = False
         self._cache[key] = image
         if len(self._cache) > CACHE_FRAMES:
