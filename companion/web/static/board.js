@@ -9,7 +9,8 @@ const MARBLE_FILL = {
 };
 const LIGHT_MARBLES = new Set(["yellow", "white"]);
 const LABEL_MARGIN_MM = 30;   // room around the board for the players' names
-const LABEL_OFFSET_MM = 24;   // from a kennel's centre out to its player's name
+const MARBLE_SCALE = 1.2;     // marbles drawn a little larger than they are: easier to read
+const LABEL_OFFSET_MM = 30;   // from a kennel's centre out to its player's name
 
 function svgNode(name, attributes) {
   const node = document.createElementNS(SVG_NS, name);
@@ -21,15 +22,18 @@ function svgNode(name, attributes) {
 // of that colour carries. Returns the board object that `paintBoard` updates.
 function drawBoard(svg, profile, initials, options) {
   const small = Boolean(options && options.small);
-  const [width, height] = profile.board_mm;
+  // The wood around the holes (a board's plain rim is left out: bigger holes on a screen),
+  // and room for the players' names outside it.
+  const xs = profile.holes.map((hole) => hole.x), ys = profile.holes.map((hole) => -hole.y);
+  const pad = profile.marble_diameter_mm + 6;
+  const left = Math.min(...xs) - pad, top = Math.min(...ys) - pad;
+  const width = Math.max(...xs) + pad - left, height = Math.max(...ys) + pad - top;
   const margin = small ? 0 : LABEL_MARGIN_MM;
   svg.replaceChildren();
-  svg.setAttribute("viewBox", `${-width / 2 - margin} ${-height / 2 - margin} ${width + 2 * margin} ${height + 2 * margin}`);
-  svg.appendChild(svgNode("rect", {
-    x: -width / 2, y: -height / 2, width, height, rx: 18, class: "surface",
-  }));
+  svg.setAttribute("viewBox", `${left - margin} ${top - margin} ${width + 2 * margin} ${height + 2 * margin}`);
+  svg.appendChild(svgNode("rect", { x: left, y: top, width, height, rx: pad, class: "surface" }));
   const holeR = profile.hole_diameter_mm / 2;
-  const marbleR = profile.marble_diameter_mm / 2;
+  const marbleR = (profile.marble_diameter_mm / 2) * MARBLE_SCALE;
   const board = { svg, profile, initials, holes: new Map(), labels: new Map(), painted: {} };
   if (!small) drawSeatLabels(svg, profile, board);
   for (const hole of profile.holes) {
@@ -50,7 +54,7 @@ function drawBoard(svg, profile, initials, options) {
     let letter = null;
     if (!small) {
       letter = svgNode("text", { x, y: y + 0.5, "text-anchor": "middle",
-                                 "dominant-baseline": "central" });
+                                 "dominant-baseline": "central", "font-size": (marbleR * 1.05).toFixed(1) });
       marble.appendChild(letter);
     }
     group.appendChild(marble);
@@ -83,7 +87,7 @@ function drawSeatLabels(svg, profile, board) {
     const label = svgNode("text", {
       x: lx, y: ly, class: "seat-label", "text-anchor": "middle", "dominant-baseline": "central",
       transform: `rotate(${angle.toFixed(1)} ${lx.toFixed(1)} ${ly.toFixed(1)})`, "data-seat": seat,
-      "font-size": (profile.board_mm[0] / 28).toFixed(1),
+      "font-size": (profile.marble_diameter_mm * 1.15).toFixed(1),
     });
     svg.appendChild(label);
     board.labels.set(seat, label);
