@@ -51,6 +51,7 @@ def page_texts() -> dict[str, object]:
         "accept_played": gettext("Accept as played"),
         "put_back": gettext("Put the marbles back as shown in green, or make a legal move."),
         "rule": gettext("Rule: %(rule)s"),
+        "difference": gettext("%(color)s: seen on %(seen)s, expected on %(wanted)s"),
         "before": gettext("Before"),
         "after": gettext("After"),
         "folded": gettext("out this round"),

@@ -118,6 +118,8 @@ def test_a_first_move_from_setup_to_undo(table: Table, browser: Any, screen: dic
         expect(hole(referee, "T20")).to_have_attribute("data-color", "yellow")
         expect(hole(referee, "T16")).to_have_class(marked("expected"))
         expect(referee.locator("#nearest li")).to_have_count(1)
+        expect(referee.locator("#nearest .difference")).to_have_text(
+            ["Gelb: gesehen auf T20, erwartet auf T16*"])
 
         # He puts it right by picking the legal result.
         ben.click("#manual-open")

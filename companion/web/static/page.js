@@ -170,6 +170,7 @@ function showTurn(state) {
                 " ", el("span", { class: "seat", text: where }));
     if (session.role === "seat" && session.seat === turn) {
       node.append(" ", el("span", { class: "yours", text: texts.your_turn }));
+      if (navigator.vibrate) navigator.vibrate(200);   // a phone in a pocket notices
     }
   }
 }
@@ -204,8 +205,12 @@ function turnOf(state) { return mover(state); }
 
 function showAnnounced(state) {
   const node = $("announced");
-  if (!stale(node, [state.phase, state.announced, state.pending, state.players])) return;
+  if (!stale(node, [state.phase, state.announced, state.pending, state.players, state.winners])) return;
   node.replaceChildren();
+  if (state.phase === "over") {
+    const names = (state.winners || []).map((i) => playerName(state, i)).join(", ");
+    node.append(el("strong", { class: "winners", text: `🏆 ${say(texts.winners, { names })}` }));
+  }
   if (state.phase !== "play") return;
   if (state.announced) {
     node.append(el("span", { class: "big-card", text: cardName(state.announced.card) }),
@@ -277,12 +282,21 @@ function drawNearest(verdict) {
       holes, expected: changed.filter((id) => holes[id]), wrong: changed.filter((id) => !holes[id]),
     });
     const item = el("li", {}, [svg, el("p", { class: "notation", text: notation(near.notation) })]);
-    for (const line of near.differences || []) item.append(el("p", { class: "difference", text: line }));
+    for (const line of near.differences || []) item.append(el("p", { class: "difference", text: difference(line) }));
     const button = el("button", { type: "button", class: "secondary referee-action", text: texts.set_this });
     button.addEventListener("click", asReferee(() => send("/api/override", { position: near.result })));
     item.append(button);
     return item;
   }));
+}
+
+// One of a nearest result's differences ("red: T12 observed, T13 expected") in the reader's words.
+function difference(line) {
+  const found = /^(\w+): (\S+) observed, (\S+) expected$/.exec(line);
+  if (!found) return line;
+  const [, color, seen, wanted] = found;
+  const text = say(texts.difference, { color: texts.colors[color] || color, seen, wanted });
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 // ---- the card pad -------------------------------------------------------------------------
