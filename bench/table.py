@@ -7,10 +7,11 @@ Fixed seeds; prints one JSON object.
   ``announce`` is the announcement before it (lists the card's legal moves, lights them);
 - ``led``: from announcing a card to the frame on the simulated strip (through the Animator);
 - ``journal``: one event appended and synced to disk (WAL, synchronous=FULL);
-- ``memory``: resident memory of ``dog-companion run`` with the simulated camera loop,
+- ``memory``: resident memory of ``dog-companion run`` with the simulated camera loop while
+  self-play games are played through the page's HTTP API (one step every ``--step`` seconds),
   sampled every 10 s for ``--minutes`` (0: skipped).
 
-    nice -n 19 .venv/bin/python bench/table.py [--games 3] [--minutes 10]
+    nice -n 19 .venv/bin/python bench/table.py [--games 3] [--minutes 10] [--step 5]
 """
 
 from __future__ import annotations
@@ -121,26 +122,72 @@ def bench_journal(folder: Path, count: int = 300) -> dict[str, Any]:
     return summary(samples)
 
 
-def bench_memory(minutes: float, folder: Path) -> dict[str, Any]:
-    """Resident memory of `dog-companion run` with the simulated camera loop."""
+class PageClient:
+    """The referee's side of the HTTP API (section 5) of a running `dog-companion run`."""
+
+    def __init__(self, base: str, pin: str) -> None:
+        import http.cookiejar
+        import urllib.request
+
+        self.base = base
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        self.csrf = ""
+        self.csrf = self.post("/api/login", {"pin": pin})["csrf"]
+
+    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        import urllib.request
+
+        request = urllib.request.Request(
+            self.base + path, data=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json", "X-CSRF-Token": self.csrf})
+        with self.opener.open(request, timeout=30) as response:
+            answer: dict[str, Any] = json.loads(response.read())
+            return answer
+
+
+def bench_memory(minutes: float, folder: Path, step_s: float = 5.0) -> dict[str, Any]:
+    """Resident memory of `dog-companion run` with the simulated camera loop while a game is
+    played through the page's API, one scripted step every ``step_s`` seconds."""
     env = {**os.environ, "DOG_STATE_DIR": str(folder / "run"), "DOG_REFEREE_PIN": "1234",
            "DOG_CAMERA": "sim", "DOG_LEDS": "sim"}
     process = subprocess.Popen([str(REPO / ".venv" / "bin" / "dog-companion"), "run",
                                 "--host", "127.0.0.1", "--port", "0"], env=env,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     samples: list[float] = []
+    steps_played = 0
     try:
+        assert process.stdout is not None
+        page = next(line.split()[1] for line in process.stdout if line.startswith("Page:"))
+        client = PageClient(page.rstrip("/"), "1234")
+        seed, script = 0, iter(())
         deadline = time.monotonic() + minutes * 60
+        next_sample = time.monotonic() + 10
         while time.monotonic() < deadline and process.poll() is None:
-            time.sleep(10)
-            status = Path(f"/proc/{process.pid}/status").read_text()
-            rss_kb = next(int(line.split()[1]) for line in status.splitlines()
-                          if line.startswith("VmRSS:"))
-            samples.append(rss_kb / 1024)
+            entry = next(script, None)
+            if entry is None:
+                seed += 1
+                request, steps, _ = game_script(seed)
+                client.post("/api/setup", request)
+                script = iter(steps)
+                continue
+            if entry[0] == "fold":
+                client.post("/api/fold", {})
+            else:
+                client.post("/api/cards", {"card": entry[2]})
+                client.post("/api/observe", {"position": entry[3]})
+            steps_played += 1
+            time.sleep(step_s)
+            if time.monotonic() >= next_sample:
+                next_sample += 10
+                status = Path(f"/proc/{process.pid}/status").read_text()
+                samples.append(next(int(line.split()[1]) for line in status.splitlines()
+                                    if line.startswith("VmRSS:")) / 1024)
     finally:
         process.terminate()
         process.wait(timeout=30)
-    return {"minutes": minutes, "samples": len(samples),
+    return {"minutes": minutes, "steps_played": steps_played, "games": seed,
+            "samples": len(samples),
             "rss_first_mb": round(samples[0], 1) if samples else None,
             "rss_max_mb": round(max(samples), 1) if samples else None,
             "rss_last_mb": round(samples[-1], 1) if samples else None}
@@ -150,6 +197,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--minutes", type=float, default=10.0)
+    parser.add_argument("--step", type=float, default=5.0)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(dir=REPO / "build") as name:
         folder = Path(name)
@@ -157,7 +205,7 @@ def main() -> int:
         result["led"] = bench_leds(folder)
         result["journal_append"] = bench_journal(folder)
         if args.minutes > 0:
-            result["memory"] = bench_memory(args.minutes, folder)
+            result["memory"] = bench_memory(args.minutes, folder, args.step)
     print(json.dumps(result, indent=2))
     return 0
 
