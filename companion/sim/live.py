@@ -4,7 +4,8 @@
 table's own camera loop (`companion.table.camera.CameraLoop`), the way a camera is wired in.
 While no bot game runs, the virtual board follows the table: whatever the table holds true
 (a game set up, a move entered by hand, an undo) a hand arranges on the board, so the camera
-agrees with the table. :meth:`LiveTable.start_game` starts a bot game (a
+agrees with the table; the reader's reference frame is taken by itself the first time every
+marble sits in its kennel. :meth:`LiveTable.start_game` starts a bot game (a
 :class:`~companion.sim.conductor.Conductor` in its own thread); seats can be handed to a
 person and back while it runs, and a person's seat sees its own hand and legal moves.
 """
@@ -219,6 +220,7 @@ class LiveTable:
                     continue
             if self.virtual.busy:
                 continue
+            self._reference()
             believed = self.table.believed_holes()
             if _same_marbles(believed, self.virtual.planned):
                 continue
@@ -232,6 +234,20 @@ class LiveTable:
                 self.virtual.arrange(HoleMap.of(self.table.profile, parsed), parsed)
             except ValueError:  # colours the board does not have: show it as the table does
                 self.virtual.place(believed)
+
+
+    def _reference(self) -> None:
+        """Without a reference frame, take one as soon as every marble is in its kennel."""
+        from companion.table import TableError
+        from vision.render import start_occupancy
+
+        if self.table.state()["camera"]["reference"]:
+            return
+        if self.virtual.holes == start_occupancy(self.table.profile) and self.camera.frames_read:
+            try:
+                self.table.take_reference()
+            except TableError as error:
+                log.warning("simulated table: no reference frame yet (%s)", error)
 
 
 def _same_marbles(a: dict[str, str | None], b: dict[str, str | None]) -> bool:

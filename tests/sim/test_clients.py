@@ -159,3 +159,27 @@ def test_demo_options_are_checked() -> None:
         DemoOptions(cheat=2).checked()
     with pytest.raises(ValueError, match="'clever'"):
         DemoOptions(bots="clever").checked()
+
+
+@pytest.mark.slow
+def test_without_bots_the_virtual_board_follows_the_table(tmp_path: Path) -> None:
+    """`run` on a machine without a camera: a move entered by hand appears on the board."""
+    from companion.rules import Card, Position, legal_moves
+    from companion.sim.holes import HoleMap
+
+    table = Table(load_profile("brandi-4"), state_dir=tmp_path)
+    with LiveTable(table, conditions=FRAMES, fps=8) as live:
+        wait_for(lambda: table.state()["camera"]["reference"])
+        players = [{"name": n, "color": c, "at": i}
+                   for i, (n, c) in enumerate(zip("ABCD", ("red", "yellow", "green", "blue"),
+                                                  strict=True))]
+        state = table.setup({"rules": "swiss", "board": 4, "players": players,
+                             "first_dealer": 3})
+        before = Position.from_json(state["position"])
+        move = legal_moves(before, Card.ACE)[0]
+        table.announce("A")
+        table.observe(position=move.result.to_json())
+        hole_map = HoleMap.of(table.profile, before)
+        wait_for(lambda: not live.virtual.busy
+                 and live.virtual.holes == hole_map.holes(move.result, live.virtual.holes))
+        assert table.state()["moves"] == 1
