@@ -155,7 +155,8 @@ def start(config: Config, profile: Any, pin: RefereePin) -> int:
         hardware = {"camera": camera_spec, "leds": strip.backend}
         simulated = camera_spec == "sim" and strip.backend in ("sim", "none")
         table = Table(profile, simulated=simulated, hardware=hardware,
-                      state_dir=config.state_dir, leds=animator, settle_s=config.settle_s)
+                      state_dir=config.state_dir, leds=animator, settle_s=config.settle_s,
+                      snapshot_limit_bytes=int(config.snapshot_limit_mb * 2 ** 20))
         strip.add_listener(lambda shown: table.mirror_leds(shown.colors))
         panel = stack.enter_context(open_buttons(buttons_config))
         stack.enter_context(ButtonDriver(table, panel))

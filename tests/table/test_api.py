@@ -273,3 +273,16 @@ def test_an_animation_reaches_the_pages_at_most_every_interval(table: Table) -> 
     while not seen or seen[-1]["leds"] != {"T0": "#000500"}:
         seen.append(listener.get(timeout=5))
     assert len(seen) < 5
+
+
+def test_snapshots_beyond_the_limit_drop_the_oldest(tmp_path: Path) -> None:
+    from companion.table.snapshots import SnapshotStore, read_snapshot
+
+    store = SnapshotStore(tmp_path, limit_bytes=2500)
+    for number in range(1, 5):
+        store.save(f"1-{number}-after", bytes(1000))
+    kept = sorted(p.name for p in (tmp_path / "snapshots").iterdir())
+    assert kept == ["1-3-after.jpg", "1-4-after.jpg"]
+    assert read_snapshot(tmp_path, "1-4-after") == bytes(1000)
+    with pytest.raises(TableError):
+        read_snapshot(tmp_path, "../journal")
