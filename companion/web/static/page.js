@@ -11,7 +11,7 @@ const session = JSON.parse(($("page-session") || { textContent: "{}" }).textCont
 const page = {
   state: null, board: null, view: document.body.dataset.view, manual: null, results: null,
   resultsKey: "", history: null, historyKey: "", verdictKey: "", verdictText: null,
-  replay: null, cameraBoard: null,
+  replay: null, cameraBoard: null, events: null,
 };
 
 function say(template, args) {
@@ -66,7 +66,9 @@ function toast(message) {
 
 function connect() {
   const status = $("connection");
+  if (page.events) page.events.close();
   const events = new EventSource("/api/events");
+  page.events = events;
   const receive = (event) => showState(JSON.parse(event.data));
   events.addEventListener("message", receive);
   events.addEventListener("state", receive);
@@ -83,9 +85,17 @@ function connect() {
     document.body.classList.add("offline");
     // The browser reconnects by itself (resuming with Last-Event-ID) unless the server
     // refused the stream (503 when the table serves its most pages): then try again later.
-    if (events.readyState === EventSource.CLOSED) setTimeout(connect, RECONNECT_MS);
+    if (events.readyState === EventSource.CLOSED && page.events === events) {
+      setTimeout(() => { if (page.events === events) connect(); }, RECONNECT_MS);
+    }
   };
 }
+
+// A phone that slept may hold a stream that died without a word: on waking, a fresh one (its
+// first message is the current state).
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible" && page.events) connect();
+});
 
 // ---- who is looking ---------------------------------------------------------------------
 
