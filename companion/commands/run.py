@@ -14,6 +14,7 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from companion.sim.live import LiveTable
     from companion.table import RefereePin, Table
     from companion.table.config import Config
 
@@ -160,13 +161,21 @@ def start(config: Config, profile: Any, pin: RefereePin) -> int:
         strip.add_listener(lambda shown: table.mirror_leds(shown.colors))
         panel = stack.enter_context(open_buttons(buttons_config))
         stack.enter_context(ButtonDriver(table, panel))
-        source = open_camera(camera_spec, table, config.camera_size, config.camera_fps)
-        stack.enter_context(CameraLoop(table, source, simulated=camera_spec == "sim"))
-        return serve(config, table, pin)
+        live = None
+        if camera_spec == "sim":
+            # No camera: companion.sim's virtual board is the camera (its own CameraLoop),
+            # following the table, with the demo's bot games ready to start from the page.
+            from companion.sim.live import LiveTable
+
+            live = stack.enter_context(LiveTable(table))
+        else:
+            source = open_camera(camera_spec, table, config.camera_size, config.camera_fps)
+            stack.enter_context(CameraLoop(table, source, simulated=False))
+        return serve(config, table, pin, live)
     return 0
 
 
-def serve(config: Config, table: Table, pin: RefereePin) -> int:
+def serve(config: Config, table: Table, pin: RefereePin, live: LiveTable | None = None) -> int:
     """Serve the page for a table; tell systemd how it goes."""
     from companion.service import Service
     from companion.web import create_app
@@ -175,6 +184,10 @@ def serve(config: Config, table: Table, pin: RefereePin) -> int:
     profile, hardware, simulated = table.profile, table.hardware, table.simulated
     app = create_app(table, {"DEFAULT_LANGUAGE": config.language,
                              "STATE_DIR": str(config.state_dir)}, pin=pin)
+    if live is not None:  # the simulated table: the demo's endpoints (docs/sim.md)
+        from companion.commands.demo import add_demo
+
+        add_demo(app, live)
     try:
         server = create_server(app, config.host, config.port)
     except OSError as err:
