@@ -69,10 +69,17 @@ function connect() {
   if (page.events) page.events.close();
   const events = new EventSource("/api/events");
   page.events = events;
-  const receive = (event) => showState(JSON.parse(event.data));
+  let first = true;
+  const receive = (event) => {
+    // A stream's first state is the table now, even with a lower version (a restarted table
+    // counts again); later ones and the answers of requests only ever move forward.
+    showState(JSON.parse(event.data), first);
+    first = false;
+  };
   events.addEventListener("message", receive);
   events.addEventListener("state", receive);
   events.onopen = () => {
+    first = true;
     status.textContent = texts.connected;
     status.classList.remove("lost");
     $("offline").hidden = true;
@@ -127,8 +134,8 @@ function notation(text) {
 
 // ---- the state on the page ---------------------------------------------------------------
 
-function showState(state) {
-  if (page.state && state.version < page.state.version) return;
+function showState(state, current = false) {
+  if (page.state && state.version < page.state.version && !current) return;
   page.state = state;
   document.body.dataset.version = state.version;
   document.body.dataset.phase = state.phase;
