@@ -30,7 +30,15 @@ def start_holes(profile: BoardProfile) -> dict[str, str | None]:
 
 
 class ReadingError(ValueError):
-    """A reading that no position of this game can explain; the message says why."""
+    """A reading that no position of this game can explain; the message says why in
+    English, ``code`` and ``args`` say it for translation (``unreadable``, ``unknown_colour``,
+    ``seat_not_playing``, ``wrong_owner``, ``too_many``, ``too_few``, ``bad_holes``)."""
+
+    def __init__(self, message: str, code: str = "bad_holes",
+                 args: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.details = dict(args or {})
 
 
 class BoardMap:
@@ -144,11 +152,13 @@ class BoardMap:
             if color is None:
                 continue
             if color == "?":
-                raise ReadingError(f"{hole} cannot be read (something is over it)")
+                raise ReadingError(f"{hole} cannot be read (something is over it)",
+                                   "unreadable", {"hole": hole})
             player = self.player_of_color.get(color)
             if player is None:
                 raise ReadingError(f"{hole} holds a {color} marble, a colour nobody plays "
-                                   f"(playing: {', '.join(self.colors)})")
+                                   f"(playing: {', '.join(self.colors)})", "unknown_colour",
+                                   {"hole": hole, "color": color})
             kind = self.kind[hole]
             seat = self.seat[hole]
             if kind == "track":
@@ -158,10 +168,12 @@ class BoardMap:
             where = "home" if kind == "home" else "kennel"
             if owner is None:
                 raise ReadingError(f"{hole} holds a {color} marble in the {where} of seat "
-                                   f"{seat}, where nobody plays")
+                                   f"{seat}, where nobody plays", "seat_not_playing",
+                                   {"hole": hole, "color": color, "seat": seat})
             if owner != player:
                 raise ReadingError(f"{hole} holds a {color} marble in {self.colors[owner]}'s "
-                                   f"{where}")
+                                   f"{where}", "wrong_owner",
+                                   {"hole": hole, "color": color, "owner": self.colors[owner]})
             if kind == "home":
                 track[player].append(f"H{hole.split('.')[1]}")
             else:
@@ -175,11 +187,14 @@ class BoardMap:
             kennel_holes = len(self.kennels.get(self.seats[player], ()))
             if in_kennel < 0 or seen > in_kennel:
                 raise ReadingError(f"{outside + seen} {color} marbles on the board; "
-                                   f"{color} plays {self.pegs}")
+                                   f"{color} plays {self.pegs}", "too_many",
+                                   {"color": color, "seen": outside + seen,
+                                    "expected": self.pegs})
             if seen < in_kennel and seen < kennel_holes:
                 raise ReadingError(
                     f"{outside + seen} {color} marbles seen, {self.pegs} expected (one "
-                    "between holes, in a hand or off the board?)")
+                    "between holes, in a hand or off the board?)", "too_few",
+                    {"color": color, "seen": outside + seen, "expected": self.pegs})
             start = f"T{self.starts[player]}"
             was = before_pegs[player].pegs
             came_out = in_kennel < was.count("K")

@@ -106,7 +106,7 @@ class Table:
         self._camera_hooks: dict[str, Callable[[], Any]] = {}
         self._reading: dict[str, str | None] | None = None
         self._manual_holes: dict[str, str | None] = {}
-        self._reading_error: str | None = None
+        self._reading_error: ReadingError | None = None
         self._candidate: tuple[View, float] | None = None
         self._notice: str | None = None
         self._lost_why = ""
@@ -214,7 +214,9 @@ class Table:
             "exchange": game is not None and game.phase is Phase.EXCHANGE,
             "hand_size": 0 if game is None or game.round == 0 else game.deal_size(game.round),
             "progress": list(self._progress),
-            "reading_error": self._reading_error,
+            "reading_error": None if self._reading_error is None else str(self._reading_error),
+            "reading_error_code": None if self._reading_error is None else {
+                "code": self._reading_error.code, "args": dict(self._reading_error.details)},
             "redrawn": game is not None and game.redrawn,
             "undo_requested": self._undo_requested,
             "notice": self._notice,
@@ -544,7 +546,7 @@ class Table:
             try:
                 observed = board.position(self._reading, game.position)
             except ReadingError as error:
-                self._reading_error = str(error)
+                self._reading_error = error
                 self._changed()
                 raise TableError(f"the board cannot be read as a position: {error}", 409) \
                     from None
@@ -696,7 +698,7 @@ class Table:
             try:
                 observed = board.position(self._reading, self._game.position)
             except ReadingError as error:
-                self._reading_error = str(error)
+                self._reading_error = error
                 self._changed()
                 return
             self._judge(board.view_of(self._reading), observed, final=True)

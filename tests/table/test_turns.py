@@ -178,6 +178,8 @@ def test_an_unexplainable_camera_reading_is_an_error_not_a_guess(camera_table: T
     camera_table.tick()
     state = camera_table.state()
     assert state["pending"] is None and "5 green marbles" in state["reading_error"]
+    assert state["reading_error_code"] == {"code": "too_many", "args": {
+        "color": "green", "seen": 5, "expected": 4}}
     with pytest.raises(TableError):
         camera_table.done()
 
