@@ -117,6 +117,11 @@ def test_a_first_move_from_setup_to_undo(table: Table, browser: Any, screen: dic
         expect(hole(referee, "T20")).to_have_class(marked("wrong"))
         expect(hole(referee, "T20")).to_have_attribute("data-color", "yellow")
         expect(hole(referee, "T16")).to_have_class(marked("expected"))
+        expect(referee.locator("#verdict-snapshots")).to_be_visible()     # the camera's
+        for image in ("#snapshot-before", "#snapshot-after"):
+            expect(referee.locator(image)).to_have_attribute("src", re.compile("/api/snapshots/"))
+            assert referee.locator(image).evaluate("image => image.decode().then(() => "
+                                                   "image.naturalWidth)") > 0
         expect(referee.locator("#nearest li")).to_have_count(1)
         expect(referee.locator("#nearest .difference")).to_have_text(
             ["Gelb: gesehen auf T20, erwartet auf T16*"])
