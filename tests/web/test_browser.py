@@ -81,8 +81,18 @@ def test_a_first_move_from_setup_to_undo(table: Table, browser: Any, screen: dic
         referee.click("#login-submit")
         expect(referee.locator("#reference-state")).to_have_text("Referenz aufgenommen.")
         assert table.state()["camera"]["reference"]
-        referee.click("#start-game")
+        # Schmidt's rules with one option changed: sent as the preset and that option.
+        referee.check('#setup-form input[value="schmidt"]')
+        referee.click("#setup-form summary")
+        expect(referee.locator("#setup-form [name=start_protection]")).to_have_value("always")
+        referee.fill("#setup-form [name=deal_sequence]", "5, 4, 3")
+        with referee.expect_request("**/api/setup") as setup:
+            referee.click("#start-game")
+        assert setup.value.post_data_json["rules"] == {"base": "schmidt",
+                                                       "deal_sequence": [5, 4, 3]}
+        assert [p["name"] for p in setup.value.post_data_json["players"]] == list(NAMES)
         expect(referee.locator("body")).to_have_attribute("data-phase", "play")
+        expect(referee.locator("#status")).to_contain_text("Runde 1, 5 Karten, Geber Anna")
         expect(referee.locator("#turn")).to_contain_text("Ben ist am Zug")
         expect(referee.locator("#view-board")).to_be_visible()
 
