@@ -421,6 +421,7 @@ class Table:
             data = {"request": normalized}
             game_id = self._journal.new_game("table", labels, ("setup", data))
             self._apply("setup", data, game_id)
+            self._journal_deal(0)
             self._changed()
             return self._state()
 
@@ -871,9 +872,21 @@ class Table:
             raise TableError("the table is shutting down", 409)
         game_id = self._game_id if game is None else game
         assert game_id is not None
+        round_before = 0 if self._game is None else self._game.round
         self._journal.append(game_id, kind, data)
         self._apply(kind, data, game_id)
+        self._journal_deal(round_before)
         self._changed()
+
+    def _journal_deal(self, round_before: int) -> None:
+        """A move or fold that ended a round dealt the next: a ``deal`` row records it (the
+        deal itself follows from the event before it, also when replaying)."""
+        game = self._game
+        if game is not None and game.round > round_before and game.dealer is not None:
+            assert self._game_id is not None
+            self._journal.append(self._game_id, "deal", {
+                "round": game.round, "dealer": game.dealer,
+                "cards": game.deal_size(game.round)})
 
     def _commit_camera(self, status: str, why: str) -> None:
         if self._closed:
@@ -931,6 +944,10 @@ class Table:
         elif kind == "exchange":
             if game.phase is Phase.EXCHANGE:
                 self._step({"kind": "exchange"})
+        elif kind == "deal":
+            if int(data["round"]) != game.round:
+                log.warning("journal: deal of round %s recorded, the game is in round %d",
+                            data["round"], game.round)
         elif kind == "camera":
             pass    # recorded for the game's story; the live status comes from the loop
         else:

@@ -286,3 +286,14 @@ def test_snapshots_beyond_the_limit_drop_the_oldest(tmp_path: Path) -> None:
     assert read_snapshot(tmp_path, "1-4-after") == bytes(1000)
     with pytest.raises(TableError):
         read_snapshot(tmp_path, "../journal")
+
+
+def test_every_deal_is_a_journal_row(table: Table, tmp_path: Path) -> None:
+    table.setup(setup_request())
+    for _ in range(4):
+        table.fold()
+    assert table.state()["round"] == 2
+    kinds = [event.kind for event in Journal.in_dir(tmp_path).events(1)]
+    assert kinds == ["setup", "deal", "fold", "fold", "fold", "fold", "deal"]
+    deal = Journal.in_dir(tmp_path).events(1)[-1].data
+    assert deal == {"round": 2, "dealer": 1, "cards": 5}
