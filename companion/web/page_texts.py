@@ -25,10 +25,23 @@ def color_initials() -> dict[str, str]:
             "black": pgettext("initial of black", "K"), "?": "?"}
 
 
+def rule_names() -> dict[str, str]:
+    """The rulebook's sections (the anchors a verdict's `rule` names) as titles."""
+    return {"cards": gettext("The cards"), "home": gettext("The home"),
+            "home-entry": gettext("Entering the home"), "jack": gettext("The Jack"),
+            "knocking-out": gettext("Knocking out"), "moving": gettext("Moving"),
+            "partner": gettext("Playing the partner's marbles"),
+            "passing": gettext("Passing marbles"), "protection": gettext("Protected marbles"),
+            "referee": gettext("The referee"), "seven": gettext("The Seven"),
+            "start": gettext("Starting a marble"), "turns": gettext("Turns"),
+            "winning": gettext("Winning"), "zugzwang": gettext("Having to play")}
+
+
 def page_texts() -> dict[str, object]:
     """Every sentence the script puts on the page, keyed by what it is for."""
     return {
         "colors": color_names(),
+        "rules": rule_names(),
         "initials": color_initials(),
         "connected": gettext("live"),
         "disconnected": gettext("Connection lost. Reconnecting …"),

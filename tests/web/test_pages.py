@@ -192,3 +192,21 @@ def test_every_text_of_the_page_is_in_the_template_catalogue() -> None:
     used = set(re.findall(r'_\("((?:[^"\\]|\\.)*)"', template))
     used |= set(re.findall(r"_\('((?:[^'\\]|\\.)*)'", template))
     assert used and used <= known, sorted(used - known)
+
+
+def test_every_rule_a_verdict_names_has_a_title(app: Flask) -> None:
+    from companion.rules.reasons import CATALOGUE
+    from companion.web.page_texts import rule_names
+
+    anchors = {entry.rule for entry in CATALOGUE.values() if entry.rule}
+    with app.test_request_context("/", headers={"Accept-Language": "de"}):
+        titles = rule_names()
+    assert anchors <= set(titles), sorted(anchors - set(titles))
+    assert titles["seven"] == "Die Sieben"
+
+
+def test_the_board_profile_api(app: Flask) -> None:
+    board = app.test_client().get("/api/board").get_json()
+    assert board["name"] == "brandi-4" and len(board["holes"]) == 96
+    assert {"id", "kind", "x", "y", "seat", "led"} <= set(board["holes"][0])
+    assert len(board["markers"]) == 4

@@ -261,7 +261,7 @@ function showVerdict(state) {
   const words = page.verdictText;
   setText($("verdict-reason"), (words && words.reason) || verdict.reason || "");
   const rule = (words && words.rule) || verdict.rule;
-  setText($("verdict-rule"), rule ? say(texts.rule, { rule }) : "");
+  setText($("verdict-rule"), rule ? say(texts.rule, { rule: texts.rules[rule] || rule }) : "");
   $("verdict-actions").hidden = verdict.legal || state.pending !== "illegal";
 }
 
