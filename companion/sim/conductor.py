@@ -42,6 +42,8 @@ DONE_AFTER_S = 3.0
 "done"."""
 SETTLE_S = 1.0
 """How long the board is left alone at the start (the camera settles on it)."""
+REFERENCE_TRIES = 10
+"""Tries of the camera's reference frame at the start, ``SETTLE_S`` apart."""
 
 
 class ConductorError(RuntimeError):
@@ -134,7 +136,14 @@ class Conductor:
         self.virtual.place(self.hole_map.holes(self.game.setup.start))
         self.client.setup(self.setup_request())
         self._pump_for(SETTLE_S)
-        self.client.take_reference()
+        for attempt in range(REFERENCE_TRIES):
+            try:
+                self.client.take_reference()
+                break
+            except ClientError:  # no frame has reached the camera loop yet
+                if attempt == REFERENCE_TRIES - 1:
+                    raise
+                self._pump_for(SETTLE_S)
         self._pump_for(SETTLE_S)  # the camera's first settled reading reaches the table
         self._deal()
 
