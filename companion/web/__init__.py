@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
-from flask import Flask, current_app
+from flask import Flask
 
 if TYPE_CHECKING:
     from companion.table import RefereePin, Table
@@ -30,11 +30,6 @@ DEFAULTS: dict[str, Any] = {
     "SESSION_COOKIE_SAMESITE": "Strict",
     "PERMANENT_SESSION_LIFETIME": timedelta(days=2),
 }
-
-
-def current_table() -> Table:
-    """The table the app of this request serves."""
-    return cast("Table", current_app.extensions["dog_table"])
 
 
 def create_app(table: Table, config: dict[str, Any] | None = None, *,

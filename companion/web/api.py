@@ -13,8 +13,8 @@ from typing import Any
 from flask import Blueprint, Response, jsonify
 from werkzeug.exceptions import BadRequest, Conflict, NotFound
 
-from companion.web import current_table
 from companion.web.auth import acting_seat, referee_only
+from companion.web.context import current_table
 from companion.web.security import json_body
 
 bp = Blueprint("api", __name__, url_prefix="/api")

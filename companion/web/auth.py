@@ -27,7 +27,7 @@ from flask_wtf.csrf import generate_csrf  # type: ignore[import-untyped]
 from werkzeug.exceptions import Forbidden, NotFound
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from companion.web import current_table
+from companion.web.context import current_table
 from companion.web.security import View, csrf_exempt, error, json_body
 
 bp = Blueprint("auth", __name__)

@@ -21,8 +21,9 @@ from flask_babel import get_locale  # type: ignore[import-untyped]
 from werkzeug.exceptions import Conflict, NotFound
 
 from companion import __version__
-from companion.web import current_table, page_texts
+from companion.web import page_texts
 from companion.web.auth import referee_only, seat_entry, seats, session_answer
+from companion.web.context import current_table
 
 bp = Blueprint("board", __name__)
 

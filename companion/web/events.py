@@ -20,7 +20,7 @@ from typing import Any, cast
 
 from flask import Blueprint, Response, current_app, request
 
-from companion.web import current_table
+from companion.web.context import current_table
 from companion.web.security import error
 
 bp = Blueprint("events", __name__)
