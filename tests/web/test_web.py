@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from flask.testing import FlaskClient
 
@@ -53,22 +51,6 @@ def test_state_starts_with_every_marble_in_its_kennel(client: FlaskClient) -> No
     assert len(marbles) == 16
     assert all(hole.startswith("K") for hole in marbles)
     assert marbles["K2.3"] == "green"
-
-
-def test_event_stream_sends_the_state_and_every_change(client: FlaskClient,
-                                                       table: Table) -> None:
-    response = client.get("/events", buffered=False)
-    assert response.mimetype == "text/event-stream"
-    chunks = response.response
-    first = next(chunks).decode()
-    assert first.startswith("event: state\nid: 0\n")
-    table.update_holes({"T5": "blue", "K3.0": None})
-    change = next(chunks).decode()
-    while change.startswith(":"):           # heartbeats between states
-        change = next(chunks).decode()
-    data = json.loads(change.split("data: ", 1)[1])
-    assert data["holes"]["T5"] == "blue" and data["version"] == 1
-    response.close()
 
 
 def test_unknown_hole_changes_nothing(table: Table) -> None:
