@@ -168,3 +168,38 @@ def test_a_first_move_from_setup_to_undo(table: Table, browser: Any, screen: dic
     for page in (ben, referee):
         expect(page.locator("#offline")).to_be_visible()
         expect(page.locator("#connection")).to_have_class(marked("lost"))
+
+
+def test_a_seven_entered_part_by_part(table: Table, browser: Any) -> None:
+    """The referee enters a 7 split over two marbles, the first knocking out a red one."""
+    from playwright.sync_api import expect
+
+    players = [{"name": name, "color": color, "at": seat} for seat, (name, color)
+               in enumerate(zip(NAMES, ("red", "yellow", "green", "blue"), strict=True))]
+    position = table.setup({"rules": "swiss", "board": 4, "players": players,
+                            "first_dealer": 0})["position"]
+    position["players"][0]["pegs"] = ["T36", "K", "K", "K"]
+    position["players"][2]["pegs"] = ["T33", "T40", "K", "K"]
+    table.override(position)                    # the turn passes to Cleo (green)
+    app = create_app(table, {"SSE_HEARTBEAT_S": 1.0}, pin=RefereePin.from_pin(PIN))
+    with live_server(app) as url:
+        referee = browser.new_context(locale="en-GB", **DESKTOP).new_page()
+        referee.goto(url + "/")
+        referee.click("#login-open")
+        referee.fill("#pin", PIN)
+        referee.click("#login-submit")
+        referee.click('#cardpad .card[data-card="7"]')
+        expect(hole(referee, "T43")).to_have_class(marked("targets"))
+        referee.click("#manual-open")
+        for start, end in (("T33", "T36"), ("T40", "T44")):
+            hole(referee, start).click()
+            expect(hole(referee, start)).to_have_class(marked("selected"))
+            hole(referee, end).click()
+        expect(referee.locator("#manual-parts")).to_have_text(
+            "Moved so far: G T33→T36 ×R, G T40→T44")
+        expect(hole(referee, "K0.3")).to_have_attribute("data-color", "red")
+        referee.click("#manual-submit")
+        expect(referee.locator("#verdict")).to_have_class(marked("legal"))
+        expect(referee.locator("#verdict-move")).to_contain_text("7: green T33→T36 ×red@T36")
+        expect(referee.locator("#turn")).to_contain_text("Dario to move")
+    assert table.state()["moves"] == 2
