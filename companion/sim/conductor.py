@@ -314,7 +314,6 @@ class Conductor:
 
     def _false_fold(self, player: int, cheat: Cheat) -> Turn:
         record = Turn(player, cheat.kind.value, None, subject=cheat.subject)
-        moves = self.client.state()["moves"]
         try:
             self.client.fold([str(card) for card in cheat.hand], player)
         except ClientError as error:
@@ -327,8 +326,9 @@ class Conductor:
                 self.notify(None)
             return record
         record.caught = False
-        self.client.undo(moves)
-        return record
+        self.turns.append(record)
+        raise ConductorError(f"the table let player {player} fold while holding a playable "
+                             f"{cheat.subject}: the dealt game cannot follow")
 
     def _fold(self, player: int, hand: Sequence[Card]) -> Turn:
         record = Turn(player, "fold", None)
