@@ -70,6 +70,10 @@ def test_a_first_move_from_setup_to_undo(table: Table, browser: Any, screen: dic
     app = create_app(table, {"SSE_HEARTBEAT_S": 1.0}, pin=RefereePin.from_pin(PIN))
     with live_server(app) as url:
         referee = browser.new_context(locale="de-CH", **screen).new_page()
+        problems: list[str] = []
+        referee.on("console", lambda message: problems.append(message.text)
+                   if message.type == "error" else None)
+        referee.on("pageerror", lambda error: problems.append(str(error)))
         referee.goto(url + "/setup")
         expect(referee.locator("#connection")).to_have_text("live")
 
@@ -102,6 +106,9 @@ def test_a_first_move_from_setup_to_undo(table: Table, browser: Any, screen: dic
         link = referee.locator('#seats li[data-seat="1"] a.seat-link').get_attribute("href")
         assert link and "/join/" in link
         ben = browser.new_context(locale="de-CH", **phone).new_page()
+        ben.on("console", lambda message: problems.append(message.text)
+               if message.type == "error" else None)
+        ben.on("pageerror", lambda error: problems.append(str(error)))
         ben.goto(link)
         expect(ben.locator("body")).to_have_attribute("data-role", "seat")
         expect(ben.locator("#turn")).to_contain_text("Du bist dran")
@@ -163,6 +170,7 @@ def test_a_first_move_from_setup_to_undo(table: Table, browser: Any, screen: dic
         expect(referee.locator("html")).to_have_attribute("lang", "en")
         expect(referee.locator("#view-history h1")).to_have_text("History")
         expect(referee.locator("#turn")).to_contain_text("Ben to move")
+        assert problems == []       # no script error, nothing the CSP blocked, no missing file
 
     # The server is gone: both pages say so.
     for page in (ben, referee):

@@ -83,6 +83,7 @@ def test_no_inline_script(app: Flask) -> None:
         if 'src="' in attributes:
             assert not body.strip()
     assert not re.search(r"<[^>]+\son[a-z]+=", page)
+    assert ' style="' not in page
 
 
 def test_the_page_carries_the_board_profile_and_the_session(app: Flask) -> None:

@@ -187,7 +187,9 @@ function showTurn(state) {
                 " ", el("span", { class: "seat", text: where }));
     if (session.role === "seat" && session.seat === turn) {
       node.append(" ", el("span", { class: "yours", text: texts.your_turn }));
-      if (navigator.vibrate) navigator.vibrate(200);   // a phone in a pocket notices
+      // A phone in a pocket notices (browsers allow it once the page has been tapped).
+      const tapped = !navigator.userActivation || navigator.userActivation.hasBeenActive;
+      if (navigator.vibrate && tapped) navigator.vibrate(200);
     }
   }
 }
