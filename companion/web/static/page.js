@@ -265,6 +265,7 @@ function showVerdict(state) {
   const rule = (words && words.rule) || verdict.rule;
   setText($("verdict-rule"), rule ? say(texts.rule, { rule: texts.rules[rule] || rule }) : "");
   $("verdict-actions").hidden = verdict.legal || state.pending !== "illegal";
+  setText($("verdict-hint"), !verdict.legal && state.pending === "illegal" ? texts.put_back : "");
 }
 
 async function loadVerdictText(key) {
@@ -751,7 +752,9 @@ function wire() {
     button.addEventListener("click", () => send("/api/cards", { card: button.dataset.card }));
   }
   $("done").addEventListener("click", async () => { if (await send("/api/done", {})) toast(texts.done_sent); });
-  $("fold").addEventListener("click", () => send("/api/fold", {}));
+  $("fold").addEventListener("click", () => {
+    if (window.confirm(texts.confirm_fold)) send("/api/fold", {});
+  });
   $("manual-open").addEventListener("click", openManual);
   $("manual-close").addEventListener("click", closeManual);
   $("manual-reset").addEventListener("click", openManual);
