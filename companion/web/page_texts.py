@@ -37,11 +37,26 @@ def rule_names() -> dict[str, str]:
             "winning": gettext("Winning"), "zugzwang": gettext("Having to play")}
 
 
+def reading_errors() -> dict[str, str]:
+    """Why a reading is no position, per code of the table's `reading_error_code`."""
+    return {
+        "unreadable": gettext("%(hole)s cannot be read: something is over it."),
+        "unknown_colour": gettext("%(hole)s holds a %(color)s marble, a colour nobody plays."),
+        "seat_not_playing": gettext("%(hole)s holds a %(color)s marble where nobody plays."),
+        "wrong_owner": gettext("%(hole)s holds a %(color)s marble in %(owner)s's kennel or "
+                               "home."),
+        "too_many": gettext("%(seen)s %(color)s marbles on the board, %(expected)s expected."),
+        "too_few": gettext("%(seen)s %(color)s marbles seen, %(expected)s expected: one between "
+                           "holes, in a hand or off the board?"),
+    }
+
+
 def page_texts() -> dict[str, object]:
     """Every sentence the script puts on the page, keyed by what it is for."""
     return {
         "colors": color_names(),
         "rules": rule_names(),
+        "reading_errors": reading_errors(),
         "initials": color_initials(),
         "connected": gettext("live"),
         "disconnected": gettext("Connection lost. Reconnecting …"),

@@ -211,3 +211,21 @@ def test_the_board_profile_api(app: Flask) -> None:
     assert board["name"] == "brandi-4" and len(board["holes"]) == 96
     assert {"id", "kind", "x", "y", "seat", "led"} <= set(board["holes"][0])
     assert len(board["markers"]) == 4
+
+
+READING_ERROR_ARGS = {"unreadable": {"hole"}, "unknown_colour": {"hole", "color"},
+                      "seat_not_playing": {"hole", "color", "seat"},
+                      "wrong_owner": {"hole", "color", "owner"},
+                      "too_many": {"color", "seen", "expected"},
+                      "too_few": {"color", "seen", "expected"}}
+"""The table's reading error codes and their arguments (docs/table.md)."""
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_every_reading_error_code_has_a_sentence(app: Flask, language: str) -> None:
+    from companion.web.page_texts import reading_errors
+
+    with app.test_request_context("/", headers={"Accept-Language": language}):
+        sentences = reading_errors()
+    for code, args in READING_ERROR_ARGS.items():
+        assert set(re.findall(r"%\((\w+)\)s", sentences[code])) <= args, code

@@ -201,7 +201,10 @@ function showStatus(state) {
     round: state.round, cards: state.hand_size ?? "", dealer: playerName(state, state.dealer) }));
   $("exchange").hidden = !state.exchange;
   $("reading-error").hidden = !state.reading_error;
-  setText($("reading-error"), state.reading_error || "");
+  setText($("reading-error"), readingError(state));
+  $("undo-requested").hidden = !state.undo_requested;
+  $("notice").hidden = !state.notice;
+  setText($("notice"), state.notice || "");
   const disturbed = state.disturbed || [];
   $("disturbed").hidden = disturbed.length === 0;
   setText($("disturbed"), `${texts.disturbed} (${disturbed.join(", ")})`);
@@ -221,6 +224,16 @@ function showStatus(state) {
 }
 
 function turnOf(state) { return mover(state); }
+
+// Why the camera's reading is no position, in the reader's words where the code is known.
+function readingError(state) {
+  const coded = state.reading_error_code;
+  const template = coded && texts.reading_errors[coded.code];
+  if (!template) return state.reading_error || "";
+  const args = { ...coded.args };
+  for (const key of ["color", "owner"]) if (args[key]) args[key] = texts.colors[args[key]] || args[key];
+  return say(template, args);
+}
 
 function showAnnounced(state) {
   const node = $("announced");
@@ -256,12 +269,14 @@ function showVerdict(state) {
   if (key !== page.verdictKey) {
     page.verdictKey = key;
     page.verdictText = null;
-    if (verdict.code) loadVerdictText(key);
+    // The table sends the sentence in both languages; older tables only the code.
+    if (verdict.code && !verdict.reasons) loadVerdictText(key);
     drawNearest(verdict);
     showSnapshots(verdict);
   }
   const words = page.verdictText;
-  setText($("verdict-reason"), (words && words.reason) || verdict.reason || "");
+  const sentence = (verdict.reasons || {})[document.documentElement.lang];
+  setText($("verdict-reason"), sentence || (words && words.reason) || verdict.reason || "");
   const rule = (words && words.rule) || verdict.rule;
   setText($("verdict-rule"), rule ? say(texts.rule, { rule: texts.rules[rule] || rule }) : "");
   $("verdict-actions").hidden = verdict.legal || state.pending !== "illegal";
