@@ -361,9 +361,10 @@ function showCardpad(state) {
 function openManual() {
   const state = page.state;
   page.manual = { holes: window.DogBoard.positionHoles(state.position, profile), parts: [],
-                  from: null, position: null, base: state.version };
+                  from: null, position: null };
   $("manual").hidden = false;
   loadResults();
+  filterResults();
   showManual(state);
   paintLive();
 }
@@ -379,9 +380,9 @@ function showManual(state) {
   if (!manual) return;
   if (!mayPlay(state) || !state.announced) { closeManual(); return; }
   const hint = manual.from ? say(texts.manual_next, { hole: manual.from }) : texts.manual_pick;
-  $("manual-hint").textContent = hint;
-  $("manual-parts").textContent = manual.parts.length
-    ? say(texts.manual_parts, { parts: manual.parts.join(", ") }) : texts.manual_none;
+  setText($("manual-hint"), hint);
+  setText($("manual-parts"), manual.parts.length
+    ? say(texts.manual_parts, { parts: manual.parts.join(", ") }) : texts.manual_none);
   $("manual-submit").disabled = manual.parts.length === 0 && !manual.position;
   loadResults();
 }
@@ -436,8 +437,10 @@ function tapHole(id) {
 async function loadResults() {
   const state = page.state;
   if (!page.manual || !state.announced) return;
-  const key = `${state.version}`;
-  if (page.resultsKey === key) { filterResults(); return; }
+  // The results change with the position and the card, not with every state (the LED mirror
+  // alone sends up to ten a second).
+  const key = JSON.stringify([state.position, state.announced]);
+  if (page.resultsKey === key) return;
   page.resultsKey = key;
   try {
     const response = await fetch("/page/moves.json", { credentials: "same-origin" });
