@@ -149,6 +149,7 @@ function showState(state, current = false) {
   showCardpad(state);
   showManual(state);
   showSeats(state);
+  $("undo").disabled = !state.moves;
   paintLive();
   if (page.view === "history") loadHistory();
   if (page.view === "calibration") showCamera(state);
@@ -199,7 +200,7 @@ function showStatus(state) {
   const mine = session.role === "seat" ? `${say(texts.your_seat, { name: playerName(state, session.seat) })} · ` : "";
   setText(node, state.phase !== "play" ? "" : mine + say(texts.round, {
     round: state.round, cards: state.hand_size ?? "", dealer: playerName(state, state.dealer) }));
-  $("exchange").hidden = !state.exchange;
+  $("exchange").hidden = !state.exchange || !(state.teams || []).length;   // partners only
   $("reading-error").hidden = !state.reading_error;
   setText($("reading-error"), readingError(state));
   $("undo-requested").hidden = !state.undo_requested;
@@ -737,7 +738,10 @@ function asReferee(action) {
 function go(view, push = true) {
   page.view = view;
   document.body.dataset.view = view;
-  if (push) history.pushState({ view }, "", view === "board" ? "/" : `/${view}`);
+  if (push) {
+    history.pushState({ view }, "", view === "board" ? "/" : `/${view}`);
+    window.scrollTo(0, 0);
+  }
   for (const link of document.querySelectorAll("nav a[data-view]")) {
     link.classList.toggle("active", link.dataset.view === view);
     if (link.dataset.view === view) link.setAttribute("aria-current", "page");
