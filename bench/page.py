@@ -9,7 +9,9 @@ Latency: a game is set up, N pages are open on the board view, and the player to
 announces cards one after another (a fixed seed chooses the card and the pause between two).
 Each page records when its DOM first shows the new card (a MutationObserver on the announced
 card; the clock is the machine's wall clock in both Python and Chromium). One sample is one
-page showing one event; the figures are the p50 and p95 over all samples. The server is the
+page showing one event; the figures are the p50 and p95 over all samples, also split into the
+way to the page (the event to the stream's message arriving in the page's script) and the
+page's own share (that message to the DOM showing the card). The server is the
 one `dog-companion run` uses (`companion.web.server`).
 """
 
@@ -44,6 +46,18 @@ SETUP = {"rules": "swiss", "board": 4, "players": PLAYERS, "first_dealer": 0}
 START_CARDS = ("A", "K", "JOKER")   # playable while every marble is in its kennel
 RECORDER = """
 window.__seen = [];
+window.__arrived = [];
+const PageEventSource = window.EventSource;
+window.EventSource = function (url) {
+  const source = new PageEventSource(url);
+  source.addEventListener("message", (event) => {
+    const announced = JSON.parse(event.data).announced;
+    const card = announced ? (announced.card === "JOKER" ? "Joker" : announced.card) : null;
+    window.__arrived.push([card, performance.timeOrigin + performance.now()]);
+  });
+  return source;
+};
+window.EventSource.CLOSED = PageEventSource.CLOSED;
 document.addEventListener("DOMContentLoaded", () => {
   const node = document.getElementById("announced");
   new MutationObserver(() => {
@@ -90,7 +104,8 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def latency(pages: int, samples: int, seed: int) -> dict[str, float]:
-    """p50/p95/max in ms from `table.announce` to the DOM of `pages` open pages."""
+    """p50/p95/max in ms from `table.announce` to the DOM of `pages` open pages; also to the
+    message's arrival in the page, and from arrival to the DOM."""
     rng = random.Random(seed)
     table = Table(load_profile("brandi-4"), simulated=True,
                   hardware={"camera": "none", "leds": "none"})
@@ -116,16 +131,31 @@ def latency(pages: int, samples: int, seed: int) -> dict[str, float]:
             time.sleep(rng.uniform(0.25, 0.45))
         time.sleep(1.0)
         seen = [page.evaluate("window.__seen") for page in opened]
-    found = []
-    for index, (shown, started) in enumerate(events):
+        arrived = [page.evaluate("window.__arrived") for page in opened]
+    shown_ms, arrived_ms, in_page_ms = [], [], []
+    for index, (card, started) in enumerate(events):
         until = events[index + 1][1] if index + 1 < len(events) else float("inf")
-        for records in seen:
-            times = [at for text, at in records if text == shown and started <= at < until]
-            if times:
-                found.append(min(times) - started)
-    missing = samples * pages - len(found)
-    return {"pages": pages, "samples": len(found), "missing": missing,
-            "p50": statistics.median(found), "p95": percentile(found, 0.95), "max": max(found)}
+        for records, messages in zip(seen, arrived, strict=True):
+            shown = first(records, card, started, until)
+            message = first(messages, card, started, until)
+            if shown is not None:
+                shown_ms.append(shown - started)
+            if message is not None:
+                arrived_ms.append(message - started)
+            if shown is not None and message is not None:
+                in_page_ms.append(shown - message)
+    return {"pages": pages, "samples": len(shown_ms), "missing": samples * pages - len(shown_ms),
+            "p50": statistics.median(shown_ms), "p95": percentile(shown_ms, 0.95),
+            "max": max(shown_ms), "arrived_p50": statistics.median(arrived_ms),
+            "arrived_p95": percentile(arrived_ms, 0.95),
+            "in_page_p50": statistics.median(in_page_ms),
+            "in_page_p95": percentile(in_page_ms, 0.95)}
+
+
+def first(records: list[list[Any]], card: str, start: float, until: float) -> float | None:
+    """The first time a page recorded `card` in [start, until), or None."""
+    times = [at for text, at in records if text == card and start <= at < until]
+    return min(times) if times else None
 
 
 def weight() -> dict[str, int]:
@@ -291,9 +321,12 @@ def main() -> int:
     print("page weight (bytes): " + ", ".join(f"{name} {size}" for name, size in sizes.items()))
     for pages in args.pages:
         figures = latency(pages, args.samples, args.seed)
-        print(f"{pages:>2} page(s): {figures['samples']} samples ({figures['missing']} missing), "
-              f"p50 {figures['p50']:.1f} ms, p95 {figures['p95']:.1f} ms, "
-              f"max {figures['max']:.1f} ms")
+        print(f"{pages:>2} page(s): {figures['samples']} samples ({figures['missing']} not shown "
+              f"before the next event): event → DOM p50 {figures['p50']:.1f} ms, "
+              f"p95 {figures['p95']:.1f} ms, max {figures['max']:.1f} ms; event → message in "
+              f"the page p50 {figures['arrived_p50']:.1f} ms, p95 {figures['arrived_p95']:.1f} "
+              f"ms; message → DOM p50 {figures['in_page_p50']:.1f} ms, "
+              f"p95 {figures['in_page_p95']:.1f} ms")
     return 0
 
 

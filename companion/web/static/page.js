@@ -456,8 +456,10 @@ async function loadResults() {
 function filterResults() {
   const list = $("results");
   const words = $("results-filter").value.trim().toLowerCase().split(/\s+/).filter(Boolean);
-  const shown = (page.results || []).filter((move) =>
-    words.every((word) => move.notation.toLowerCase().includes(word))).slice(0, 60);
+  const shown = (page.results || []).filter((move) => {
+    const text = `${move.notation} ${notation(move.notation)}`.toLowerCase();
+    return words.every((word) => text.includes(word));
+  }).slice(0, 60);
   list.replaceChildren(...shown.map((move) => {
     const button = el("button", { type: "button", class: "result", text: notation(move.notation) });
     if (page.manual && page.manual.position === move.result) button.classList.add("chosen");
@@ -470,7 +472,7 @@ function pickResult(move) {
   const manual = page.manual;
   manual.position = move.result;
   manual.holes = window.DogBoard.positionHoles(move.result, profile);
-  manual.parts = [move.notation];
+  manual.parts = [notation(move.notation)];
   manual.from = null;
   showManual(page.state);
   filterResults();
