@@ -28,7 +28,7 @@ STABLE_S = 0.3
 class FrameLog:
     """One processed frame: its time, whether a hand was over the board, what the table said
     after it (moves accepted, pending), whether that changed with this frame (``changed``),
-    and the seconds spent."""
+    and the seconds spent rendering and reading (wall clock and this thread's CPU)."""
 
     timestamp: float
     hand: bool
@@ -38,6 +38,8 @@ class FrameLog:
     read_s: float
     settled: bool
     changed: bool
+    render_cpu_s: float = 0.0
+    read_cpu_s: float = 0.0
 
 
 @dataclass
@@ -77,20 +79,22 @@ class FramePipeline:
         shot = self.source.last
         assert shot is not None
         self._last_image = frame.image
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.thread_time()
         settled = None
         if self.reader is not None:
             reading = self.reader.read(frame.image)
             settled = self._stabilizer.update(
                 Observation(frame.timestamp, reading.holes, occluded=reading.occluded))
-        read_s = time.perf_counter() - started
         if settled is not None:
             self.table.feed(settled, now=frame.timestamp)
         self.table.tick(now=frame.timestamp)
+        read_s = time.perf_counter() - started
+        read_cpu_s = time.thread_time() - cpu
         state = self.table.state()
         changed = (state["moves"], state["pending"]) != (earlier["moves"], earlier["pending"])
         entry = FrameLog(frame.timestamp, shot.hand is not None, state["moves"],
-                         state["pending"], shot.render_s, read_s, settled is not None, changed)
+                         state["pending"], shot.render_s, read_s, settled is not None, changed,
+                         shot.render_cpu_s, read_cpu_s)
         if self.keep_log:
             self.log.append(entry)
         return entry

@@ -77,13 +77,15 @@ class _Step:
 
 @dataclass(frozen=True)
 class Shot:
-    """What the last frame showed: its time, the true marbles, the hole a hand was over."""
+    """What the last frame showed: its time, the true marbles, the hole a hand was over, and
+    the rendering's wall-clock and CPU seconds (0 for a frame from the cache)."""
 
     timestamp: float
     holes: Mapping[str, str | None]
     hand: str | None
     render_s: float
     cached: bool
+    render_cpu_s: float = 0.0
 
 
 class VirtualTable(FrameSource):
@@ -244,8 +246,10 @@ class VirtualTable(FrameSource):
             now = self._time
             self._advance(now)
             holes, hand = dict(self._holes), self._hand
+        cpu = time.thread_time()
         image, render_s, cached = self._image(now, holes, hand)
-        self.last = Shot(now, holes, hand, render_s, cached)
+        self.last = Shot(now, holes, hand, render_s, cached,
+                         0.0 if cached else time.thread_time() - cpu)
         with self._lock:
             self._time = max(self._time, now + 1.0 / self.fps)
         return Frame(image, now)
