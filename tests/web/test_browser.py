@@ -210,4 +210,18 @@ def test_a_seven_entered_part_by_part(table: Table, browser: Any) -> None:
         expect(referee.locator("#verdict")).to_have_class(marked("legal"))
         expect(referee.locator("#verdict-move")).to_contain_text("7: green T33→T36 ×red@T36")
         expect(referee.locator("#turn")).to_contain_text("Dario to move")
-    assert table.state()["moves"] == 2
+        assert table.state()["moves"] == 2
+
+        # History: the replay slider draws the board after move 1; take back to there.
+        referee.click('nav a[data-view="history"]')
+        expect(referee.locator("#moves li[data-n]")).to_have_count(2)
+        expect(referee.locator("#moves li.current")).to_have_attribute("data-n", "2")
+        referee.locator("#replay").fill("1")
+        expect(referee.locator("#replay-at")).to_have_text("After move 1 of 2")
+        replay = referee.locator('#replay-board [data-hole="T36"]')
+        expect(replay).to_have_attribute("data-color", "red")
+        referee.once("dialog", lambda dialog: dialog.accept())
+        referee.click("#take-back")
+        expect(referee.locator("#moves li[data-n]")).to_have_count(1)
+        expect(referee.locator("#turn")).to_contain_text("Cleo to move")
+    assert table.state()["moves"] == 1

@@ -111,8 +111,13 @@ def test_the_setup_offers_the_rule_options_and_every_seat(app: Flask) -> None:
     assert 'value="4"\n        checked' in page or re.search(r'value="4"\s+checked', page)
 
 
-def test_page_weight_is_within_the_budget(app: Flask) -> None:
-    client = app.test_client()
+@pytest.mark.parametrize("board", ["brandi-4", "brandi-6"])
+def test_page_weight_is_within_the_budget(tmp_path: Path, board: str) -> None:
+    from companion.table import Table
+    from hw import load_profile
+
+    table = Table(load_profile(board), simulated=True, state_dir=tmp_path)
+    client = make_app(table).test_client()
     page = client.get("/")
     total = len(page.data)
     for asset in re.findall(r'(?:src|href)="(/static/[^"]+)"', page.get_data(as_text=True)):
