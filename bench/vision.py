@@ -1,7 +1,7 @@
 """Benchmark of the board reader on rendered frames (fixed seed, both boards, all conditions).
 
     .venv/bin/python bench/vision.py [--cases 600] [--seed 2024] [--breakdown] [--cold] [--jobs N]
-        [--empty-seats K]
+        [--empty-seats K] [--shuffle-colours]
 
 Each case: a random realistic game position, a test frame under random conditions (a third with
 hands or cards over the board) and a reference frame of the start position under a related
@@ -16,7 +16,10 @@ read the frame before, here the reference frame itself: the camera's steady stat
 same readings). `--breakdown` adds the errors by condition and by kind. `--jobs` runs cases in
 parallel processes (same results; the times are then not one-core figures). `--empty-seats K`
 leaves K random seats of every case unplayed (their kennels empty in the reference, their
-marbles off the board).
+marbles off the board). `--shuffle-colours` deals the marble colours to the seats in another
+order in every third case (players pick their colours; the kennels' paint stays): the reader
+must name each seat's colour from what its kennel shows. The shuffle draws from a generator of
+its own, so every case is otherwise the one the same seed draws without the option.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import os
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,7 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from hw import BoardProfile, load_profile
 from vision.reader.board_reader import BoardReader
 from vision.render import RenderConditions, render, start_occupancy
-from vision.render.cases import draw_case
+from vision.render.cases import draw_case, shuffled_colours
 
 KINDS = ("visible", "false ?", "empty>col", "col>empty", "col>col", "hidden", "hidden wrong")
 
@@ -86,6 +90,11 @@ class Tally:
     hidden_wrong: int = 0
     hidden_unknown: int = 0
     failures: int = 0
+    unknown: int = 0  # holes reported "?" ...
+    unknown_touched: int = 0  # ... of them where a hand or card covers part of the marble
+    flagged: int = 0  # boards reported occluded ...
+    flagged_touched: int = 0  # ... of them with a hand or card over part of a hole
+    touched_boards: int = 0  # boards with a hand or card over part of a hole
     seconds: dict[str, list[float]] = field(default_factory=dict)  # board -> per frame
     errors: list[str] = field(default_factory=list)
     # (condition, bin) -> [cases, boards correct, *KINDS counts]
@@ -96,7 +105,8 @@ class Tally:
         """Add another tally's counts to this one."""
         for name in ("holes", "correct", "unknown_visible", "boards", "boards_correct",
                      "boards_correct_edges_unknown", "hidden", "hidden_wrong", "hidden_unknown",
-                     "failures"):
+                     "failures", "unknown", "unknown_touched", "flagged", "flagged_touched",
+                     "touched_boards"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for board, seconds in other.seconds.items():
             self.seconds.setdefault(board, []).extend(seconds)
@@ -114,9 +124,10 @@ def without(occupancy: dict[str, str | None], colours: set[str]) -> dict[str, st
 
 def run_case(profile: BoardProfile, test: RenderConditions, reference: RenderConditions,
              occupancy: dict[str, str | None], seed: int, tally: Tally, cold: bool,
-             absent: set[str]) -> None:
+             absent: set[str], colours: Sequence[str]) -> None:
     occupancy = without(occupancy, absent)
-    start = render(profile, without(start_occupancy(profile), absent), reference, seed=seed)
+    start = render(profile, without(start_occupancy(profile, colours), absent), reference,
+                   seed=seed)
     frame = render(profile, occupancy, test, seed=seed + 1)
     try:
         reader = BoardReader(profile, start.image)
@@ -131,8 +142,14 @@ def run_case(profile: BoardProfile, test: RenderConditions, reference: RenderCon
         return
     all_right = edges_right = True
     kinds = dict.fromkeys(KINDS, 0)
+    touched = bool(frame.touched)
+    tally.touched_boards += touched
+    tally.flagged += reading.occluded
+    tally.flagged_touched += reading.occluded and touched
     for hole_id, truth in occupancy.items():
         said = reading.holes[hole_id]
+        tally.unknown += said == "?"
+        tally.unknown_touched += said == "?" and hole_id in frame.touched
         if hole_id in frame.occluded:
             tally.hidden += 1
             kinds["hidden"] += 1
@@ -165,7 +182,8 @@ def run_case(profile: BoardProfile, test: RenderConditions, reference: RenderCon
             counts[2 + index] += kinds[kind]
 
 
-def run_cases(seed: int, cases: range, cold: bool = False, empty_seats: int = 0) -> Tally:
+def run_cases(seed: int, cases: range, cold: bool = False, empty_seats: int = 0,
+              shuffle: bool = False) -> Tally:
     """Run some of the benchmark's cases (every case draws from its own generator)."""
     cv2.setNumThreads(1)
     profiles = [load_profile("brandi-4"), load_profile("brandi-6")]
@@ -174,10 +192,13 @@ def run_cases(seed: int, cases: range, cold: bool = False, empty_seats: int = 0)
         rng = np.random.default_rng([seed, case])
         profile = profiles[case % 2]
         case_seed = seed * 1000 + 2 * case
-        case_draw = draw_case(profile, rng, case_seed)
-        absent = {profile.default_colors[int(seat)]
+        colours = profile.default_colors
+        if shuffle and case % 3 == 2:
+            colours = shuffled_colours(profile, np.random.default_rng([seed, case, 3]))
+        case_draw = draw_case(profile, rng, case_seed, colours=colours)
+        absent = {colours[int(seat)]
                   for seat in rng.choice(profile.seats, empty_seats, replace=False)}
-        run_case(profile, *case_draw, case_seed, tally, cold, absent)
+        run_case(profile, *case_draw, case_seed, tally, cold, absent, colours)
     tally.bins = dict(tally.bins)  # picklable
     return tally
 
@@ -206,6 +227,8 @@ def main() -> int:
                         help="time a reader's first frame instead of a frame in a stream")
     parser.add_argument("--empty-seats", type=int, default=0, metavar="K",
                         help="seats nobody plays in every case (chosen at random)")
+    parser.add_argument("--shuffle-colours", action="store_true",
+                        help="every third case: the seats' colours dealt in another order")
     parser.add_argument("--jobs", type=int, default=1,
                         help="parallel processes (times are then not one-core figures)")
     args = parser.parse_args()
@@ -213,15 +236,18 @@ def main() -> int:
         with ProcessPoolExecutor(args.jobs) as pool:
             parts = pool.map(run_cases, [args.seed] * args.jobs,
                              [range(job, args.cases, args.jobs) for job in range(args.jobs)],
-                             [args.cold] * args.jobs, [args.empty_seats] * args.jobs)
+                             [args.cold] * args.jobs, [args.empty_seats] * args.jobs,
+                             [args.shuffle_colours] * args.jobs)
             tally = Tally()
             for part in parts:
                 tally.merge(part)
     else:
-        tally = run_cases(args.seed, range(args.cases), args.cold, args.empty_seats)
+        tally = run_cases(args.seed, range(args.cases), args.cold, args.empty_seats,
+                          args.shuffle_colours)
     ms = np.concatenate([[], *tally.seconds.values()]) * 1000
     print(f"cases {args.cases} (brandi-4 and brandi-6 alternating), seed {args.seed}, "
-          f"seats nobody plays per case {args.empty_seats}")
+          f"seats nobody plays per case {args.empty_seats}"
+          + (", seat colours shuffled in every third case" if args.shuffle_colours else ""))
     print(f"per-hole accuracy (visible holes): {tally.correct / max(tally.holes, 1):.5%} "
           f"of {tally.holes}; visible holes reported '?': {tally.unknown_visible}")
     print(f"boards fully correct: {tally.boards_correct / max(tally.boards, 1):.2%} "
@@ -231,6 +257,13 @@ def main() -> int:
           f"{tally.boards_correct_edges_unknown / max(tally.boards, 1):.2%}")
     print(f"holes under hands: {tally.hidden}, reported '?': {tally.hidden_unknown}, "
           f"definite wrong colour: {tally.hidden_wrong}")
+    print(f"'?' precision (a hand or card over part of the hole): "
+          f"{tally.unknown_touched / max(tally.unknown, 1):.4f} of {tally.unknown}; recall (holes "
+          f"under hands reported '?'): {tally.hidden_unknown / max(tally.hidden, 1):.4f}")
+    print(f"'occluded' precision (a hand or card over part of a hole): "
+          f"{tally.flagged_touched / max(tally.flagged, 1):.4f} of {tally.flagged} boards; "
+          f"recall: {tally.flagged_touched / max(tally.touched_boards, 1):.4f} of "
+          f"{tally.touched_boards}")
     if len(ms):
         when = "a reader's first frame" if args.cold else "in a stream"
         print(f"locate + read ms per frame (1 core, {when}): median {np.median(ms):.2f}, "

@@ -46,6 +46,10 @@ def _board_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seats", metavar="SEATS",
                         help="the seats that play, by colour or number, e.g. red,green or 0,2 "
                              "(default: every seat whose kennel shows marbles in the reference)")
+    parser.add_argument("--colors", metavar="COLOURS",
+                        help="the colour played at each seat, in seat order, '-' for a seat "
+                             "nobody plays, e.g. blue,-,red,yellow (default: each kennel's "
+                             "colour named by what it shows)")
 
 
 class _BadInput(Exception):
@@ -79,9 +83,18 @@ def _make_reader(args: argparse.Namespace) -> Any:
         except SourceError as error:
             raise _BadInput(f"--reference {error}") from None
     seats = None if args.seats is None else _parse_seats(profile, args.seats)
+    colours = None if args.colors is None else [
+        None if name.strip() in ("", "-") else name.strip() for name in args.colors.split(",")]
+    if colours is not None and len(colours) > profile.seats:
+        raise _BadInput(f"--colors {args.colors}: {len(colours)} colours for the "
+                        f"{profile.seats} seats of {profile.name}")
     try:
-        reader = BoardReader(profile, reference, seats=seats)
-    except (LocateError, ReadError) as error:
+        reader = BoardReader(profile, reference, seats=seats, colors=colours)
+    except ReadError as error:
+        if error.args and str(error).startswith("colors: "):
+            raise _BadInput(f"--colors {args.colors}: {str(error)[len('colors: '):]}") from None
+        raise _BadInput(f"--reference {args.reference}: {error}") from None
+    except LocateError as error:
         raise _BadInput(f"--reference {args.reference}: {error}") from None
     for warning in reader.warnings:
         print(f"warning: --reference {args.reference}: {warning}", file=sys.stderr)

@@ -69,6 +69,11 @@ def test_debug_writes_a_png_of_the_reading(photos, tmp_path, capsys):
     (["{game}", "--board", "brandi-4", "--seats", "red,purple"], "'purple' is no seat"),
     (["{game}", "--board", "brandi-4", "--seats", "4"], "'4' is no seat"),
     (["{game}", "--board", "brandi-4", "--seats", "red,0"], "named twice"),
+    (["{game}", "--board", "brandi-4", "--colors", "red,red"], "--colors red,red: red, red: "
+                                                               "a colour is named twice"),
+    (["{game}", "--board", "brandi-4", "--colors", "a,b,c,d,e"], "5 colours for the 4 seats"),
+    (["{game}", "--board", "brandi-4", "--seats", "0", "--colors", "red,blue"],
+     "seat 1 has a colour but does not play"),
 ])
 def test_bad_input_is_one_line_on_stderr_and_exit_2(photos, tmp_path, capsys, args, message):
     folder, _ = photos
@@ -87,6 +92,18 @@ def test_read_with_the_seats_told_by_colour_or_number(photos, capsys):
         assert main(["vision", "read", str(folder / "game.jpg"), "--board", "brandi-4",
                      "--reference", str(folder / "start.png"), "--seats", seats]) == 0
         assert json.loads(capsys.readouterr().out)["holes"] == occupancy
+
+
+def test_read_with_the_colours_told_per_seat(photos, capsys):
+    folder, occupancy = photos
+    assert main(["vision", "read", str(folder / "game.jpg"), "--board", "brandi-4",
+                 "--reference", str(folder / "start.png"), "--colors",
+                 "Crimson,-,lime,navy"]) == 0
+    holes = json.loads(capsys.readouterr().out)["holes"]
+    renamed = {"red": "crimson", "green": "lime", "blue": "navy"}
+    for hole, truth in occupancy.items():
+        if truth != "yellow":  # seat 1 plays no game: its marbles are no game marbles
+            assert holes[hole] == renamed.get(truth, truth)
 
 
 def test_warnings_about_the_reference_go_to_stderr(tmp_path, capsys):

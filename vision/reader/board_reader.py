@@ -12,8 +12,9 @@ falling on that spot (level, colour temperature, a shadow across the board) canc
   plus how uneven the centre is (glass highlights, a hole's shading).
 
 Seat colours are learnt from a *reference* frame taken at the start of a game (every marble in
-its kennel, the track and homes empty): each kennel gives its seat's colour, each empty hole
-its own empty look, and the Gaussian distance of every hole to every class follows. With the
+its kennel, the track and homes empty): each kennel gives its seat's colour (named by what it
+is, `palette`, or as the table's setup tells), each empty hole its own empty look, and the
+Gaussian distance of every hole to every class follows. With the
 reference, two small learned networks decide: `match` ranks each hole's classes,
 `trust` says whether the best may be reported or the hole is ``"?"`` (a hand, a card,
 doubt; `occlusion` finds where the bare board changed), and `census` checks the
@@ -25,7 +26,7 @@ less robust, documented in docs/vision.md.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -35,7 +36,7 @@ from hw import BoardProfile
 from vision.locate import BoardFit, Locator
 from vision.reader.census import UNKNOWN as CENSUS_UNKNOWN
 from vision.reader.census import Census
-from vision.reader.features import HoleFeatures, brightness, medians
+from vision.reader.features import LOG_OFFSET, HoleFeatures, brightness, medians
 from vision.reader.holes import HoleSampler
 from vision.reader.match import INPUTS as MATCH_INPUTS
 from vision.reader.match import (
@@ -53,6 +54,7 @@ from vision.reader.occlusion import (
     region_distance,
     region_share,
 )
+from vision.reader.palette import linear_bgr, name_seats, paper_colours
 from vision.reader.seats import playing_seats
 from vision.reader.trust import AT_REGION_MM, HoleEvidence
 from vision.reader.trust import INPUTS as TRUST_INPUTS
@@ -105,7 +107,8 @@ def paint_offsets(profile: BoardProfile, ring: np.ndarray) -> np.ndarray:
 @dataclass(frozen=True)
 class Prototypes:
     """What each class looks like: ``names`` (None = empty, always first), per-hole ``means``
-    (C, N, F) and ``scales`` (C, F) of the features.
+    (C, N, F) and ``scales`` (C, F) of the features; ``seats`` the seat of each colour class
+    (``names[1:]``).
 
     The empty class is measured against each hole's own ring (``empty_paint``): an empty hole
     is a shaded dimple in whatever surrounds it. Marbles are measured against the plain board
@@ -117,6 +120,7 @@ class Prototypes:
     scales: np.ndarray
     paint: np.ndarray
     empty_paint: np.ndarray
+    seats: tuple[int, ...] = ()
 
     def scaled_residuals(self, features: HoleFeatures) -> np.ndarray:
         """(C, N, F) every hole's features minus every class's look, in class spreads."""
@@ -147,13 +151,15 @@ def _plain_track(profile: BoardProfile) -> np.ndarray:
 
 
 def learn_prototypes(profile: BoardProfile, features: HoleFeatures,
-                     seats: Sequence[int] | None = None) -> Prototypes:
+                     seats: Sequence[int] | None = None,
+                     colours: Mapping[int, str] | None = None) -> Prototypes:
     """Learn seat colours and empty holes from a start-of-game frame.
 
-    Kennel ``K<p>.*`` shows seat p's colour (named ``profile.default_colors[p]``). The seats
-    that play are `seats` when told, else decided from the frame: a seat whose kennel looks
-    like empty holes is left out (`seats`). Track and home holes must be empty; each
-    gives its own empty look, kennels take the plain track's.
+    Kennel ``K<p>.*`` shows seat p's colour, named ``colours[p]`` (see `seat_colours`; default:
+    ``profile.default_colors[p]``). The seats that play are `seats` when told, else decided
+    from the frame: a seat whose kennel looks like empty holes is left out (`seats`). Track
+    and home holes must be empty; each gives its own empty look, kennels take the plain
+    track's.
     """
     paint = paint_offsets(profile, features.ring)
     no_paint = np.zeros_like(paint)
@@ -168,25 +174,63 @@ def learn_prototypes(profile: BoardProfile, features: HoleFeatures,
     means = [empty_means]
     scales = [np.hypot(_robust_spread(empty_vectors[~kennel]), FEATURE_FLOOR)]
     vectors = features.vectors(paint)
-    for seat in playing_seats(profile, features) if seats is None else sorted(seats):
+    playing = tuple(playing_seats(profile, features) if seats is None else sorted(seats))
+    for seat in playing:
         own = np.array([h.kind == "kennel" and h.seat == seat for h in profile.holes])
-        if seat >= len(profile.default_colors):
+        if colours is not None and seat in colours:
+            names.append(colours[seat])
+        elif seat < len(profile.default_colors):
+            names.append(profile.default_colors[seat])
+        else:
             raise ReadError(f"board {profile.name}: no colour name for seat {seat}")
-        names.append(profile.default_colors[seat])
         mean = np.median(vectors[own], axis=0)
         means.append(np.broadcast_to(mean, empty_means.shape))
         scales.append(np.hypot(_robust_spread(vectors[own]), _floor(mean)))
     if len(names) < 2:
         raise ReadError("reference frame: no kennel shows marbles; take the reference with "
                         "every marble in its kennel")
-    return Prototypes(tuple(names), np.stack(means), np.stack(scales), paint, no_paint)
+    return Prototypes(tuple(names), np.stack(means), np.stack(scales), paint, no_paint, playing)
+
+
+def seat_colours(profile: BoardProfile, image: np.ndarray, homography: np.ndarray,
+                 features: HoleFeatures, seats: Sequence[int],
+                 told: Mapping[int, str] | None = None) -> dict[int, str]:
+    """The colour name of each playing seat's marbles in a start-of-game frame: as `told`, else
+    by what its kennel shows (`palette.name_seats`: the median colour of the kennel holes'
+    centres against the white there, which is the plain board's colour around them divided
+    by what the board is against the markers' white paper)."""
+    centres = np.array([(hole.x, hole.y) for hole in profile.holes])
+    plain = _plain_track(profile)
+    plain_board = linear_bgr(np.exp(features.ring) - LOG_OFFSET)
+    paper = linear_bgr(paper_colours(image, profile, homography))
+    board_in_white = []
+    for marker, white in zip(profile.markers, paper, strict=True):
+        apart = np.linalg.norm(centres[plain] - (marker.x, marker.y), axis=1)
+        nearest = plain_board[plain][np.argsort(apart)[:PLAIN_NEIGHBOURS]]
+        board_in_white.append(np.median(nearest, axis=0) / np.maximum(white, 1e-4))
+    board_colour = np.nanmedian(np.array(board_in_white), axis=0)
+    if not np.isfinite(board_colour).all():
+        raise ReadError("reference frame: the markers' white paper is not in the picture")
+    # The plain board at each hole: its ring less the paint around it (`paint_offsets`).
+    local_board = linear_bgr(np.exp(features.ring - paint_offsets(profile, features.ring))
+                             - LOG_OFFSET)
+    centre = linear_bgr(np.exp(features.centre) - LOG_OFFSET)
+    looks, clipped = {}, []
+    for seat in seats:
+        own = np.array([h.kind == "kennel" and h.seat == seat for h in profile.holes])
+        white = np.median(local_board[own], axis=0) / board_colour
+        looks[seat] = (np.median(centre[own], axis=0), white)
+        if features.centre_clipped[own].any(axis=1).mean() >= BLIND_KENNEL_SHARE:
+            clipped.append(seat)
+    return name_seats(looks, profile.default_colors, clipped, told)
 
 
 def default_prototypes(profile: BoardProfile, features: HoleFeatures,
-                       seats: Sequence[int] | None = None) -> Prototypes:
+                       seats: Sequence[int] | None = None,
+                       colours: Mapping[int, str] | None = None) -> Prototypes:
     """Prototypes without a reference frame: typical marble colours over the board's material
-    (guessed from the plain track's colour) of every seat or the `seats` told, empty look from
-    the track's majority."""
+    (guessed from the plain track's colour) of every seat or the `seats` told, each named by
+    `colours` where told (else the profile's default), empty look from the track's majority."""
     paint = paint_offsets(profile, features.ring)
     vectors = features.vectors(paint)
     plain = _plain_track(profile)
@@ -195,13 +239,16 @@ def default_prototypes(profile: BoardProfile, features: HoleFeatures,
     looks = DEFAULT_LOOKS["wood" if surface[0] < 0.8 * surface[2] else "aluminium"]
     names: list[str | None] = [EMPTY]
     means = [np.broadcast_to(empty_mean, vectors.shape)]
-    for seat, colour in enumerate(profile.default_colors):
+    playing = []
+    for seat, default in enumerate(profile.default_colors):
+        colour = (colours or {}).get(seat, default)
         if colour in looks and (seats is None or seat in seats):
             names.append(colour)
             means.append(np.broadcast_to(np.array(looks[colour]), vectors.shape))
+            playing.append(seat)
     scales = np.stack([FEATURE_FLOOR * DEFAULT_SPREAD] + [
         _floor(mean[0]) * DEFAULT_SPREAD for mean in means[1:]])
-    return Prototypes(tuple(names), np.stack(means), scales, paint, paint)
+    return Prototypes(tuple(names), np.stack(means), scales, paint, paint, tuple(playing))
 
 
 @dataclass
@@ -245,16 +292,29 @@ class BoardReader:
     """Reads frames of one board from one camera: locate, sample, classify, flag occlusion.
 
     `reference` is the start position (every marble in its kennel) the colours are learnt
-    from; `seats` the seats that play, when known (else decided from the reference).
-    `warnings` says what in the reference will make readings worse (`reference_warnings`).
+    from; `seats` the seats that play, when known (else decided from the reference);
+    `colors` the table's setup, which colour plays at which seat (``{0: "red", 2: "blue"}``
+    or a sequence by seat, None for a seat nobody plays): those names are reported, and
+    without `seats` its seats are the ones that play. Otherwise each kennel's colour is named
+    by what it is (`seat_colours`); without a reference, by the profile's default colours.
+    `colours` maps each playing seat to the name it is read as. `warnings` says what in the
+    reference will make readings worse (`reference_warnings`).
     """
 
     def __init__(self, profile: BoardProfile, reference: np.ndarray | None = None,
-                 learned: Learned | None = None, seats: Sequence[int] | None = None) -> None:
+                 learned: Learned | None = None, seats: Sequence[int] | None = None,
+                 colors: Mapping[int, str] | Sequence[str | None] | None = None) -> None:
+        told = None if colors is None else _checked_colours(profile, colors)
+        if seats is None and told is not None:
+            seats = tuple(sorted(told))
         if seats is not None:
             seats = _checked_seats(profile, seats)
+            if told is not None and set(told) - set(seats):
+                raise ReadError(f"colors: seat {min(set(told) - set(seats))} has a colour but "
+                                "does not play: name it in the seats too")
         self.profile = profile
         self.seats = seats
+        self.told_colours = told
         self.locator = Locator(profile)
         self.sampler = HoleSampler(profile)
         self.ids = [hole.id for hole in profile.holes]
@@ -281,9 +341,9 @@ class BoardReader:
             fit, features = self.measure(reference)
             self.reference = features
             self.learned = learned or Learned.shipped()
-            self.prototypes = learn_prototypes(profile, features, seats)
-            playing = [profile.default_colors.index(str(name))
-                       for name in self.prototypes.names[1:]]
+            playing = list(playing_seats(profile, features) if seats is None else sorted(seats))
+            names = seat_colours(profile, reference, fit.homography, features, playing, told)
+            self.prototypes = learn_prototypes(profile, features, playing, names)
             owners = np.array([h.seat if h.kind in ("kennel", "home") else -1
                                for h in profile.holes])  # -1: a track hole
             kennel_seats = np.where(self._kinds[:, 2], owners, -1)
@@ -300,7 +360,19 @@ class BoardReader:
             self.baseline = Baseline.learn(
                 self.grid, self.grid.sample(reference, fit.homography), features.ring,
                 around_kennels(self.grid, centres, np.isin(kennel_seats, playing)))
-            self.warnings = reference_warnings(profile, blind, self.baseline)
+            self.warnings = reference_warnings(blind, self.colours, self.baseline)
+
+    @property
+    def colours(self) -> dict[int, str]:
+        """The colour name each playing seat is read as (learnt, told or the default)."""
+        if self.prototypes is not None:
+            return {seat: str(name) for seat, name in zip(self.prototypes.seats,
+                                                          self.prototypes.names[1:],
+                                                          strict=True)}
+        chosen = dict(enumerate(self.profile.default_colors[:self.profile.seats]))
+        chosen |= self.told_colours or {}
+        return {seat: name for seat, name in chosen.items()
+                if self.seats is None or seat in self.seats}
 
     def measure(self, image: np.ndarray) -> tuple[BoardFit, HoleFeatures]:
         """Locate the board and measure every hole (`LocateError` if the board is not found)."""
@@ -319,7 +391,8 @@ class BoardReader:
     def read(self, image: np.ndarray) -> HoleReading:
         """Classify every hole of one BGR frame."""
         fit, features = self.measure(image)
-        prototypes = self.prototypes or default_prototypes(self.profile, features, self.seats)
+        prototypes = self.prototypes or default_prototypes(self.profile, features, self.seats,
+                                                           self.told_colours)
         residual = prototypes.scaled_residuals(features)  # (C, N, F)
         distance = np.sqrt((residual ** 2).sum(axis=2))
         scores = -0.5 * distance ** 2  # log-likelihoods, unless the match network scores
@@ -422,7 +495,7 @@ def around_kennels(grid: SurfaceGrid, centres: np.ndarray, full: np.ndarray) -> 
     return np.asarray(apart.min(axis=1, initial=np.inf) <= KENNEL_REACH_MM)
 
 
-def reference_warnings(profile: BoardProfile, blind: Sequence[int],
+def reference_warnings(blind: Sequence[int], colours: Mapping[int, str],
                        baseline: Baseline) -> tuple[str, ...]:
     """What in a reference frame will make the readings worse, said for the people at the
     table: the ``blind`` seats' kennels overexposed (`blind_kennels`: their marbles, white ones
@@ -431,7 +504,7 @@ def reference_warnings(profile: BoardProfile, blind: Sequence[int],
     bare board overexposed (a hand or card there goes unseen)."""
     warnings = []
     for seat in blind:
-        colour = profile.default_colors[seat]
+        colour = colours.get(seat, f"seat {seat}")
         warnings.append(f"the {colour} kennel is overexposed: {colour} marbles cannot be "
                         "told from the board and may be read as empty; lower the exposure "
                         "(or the light) and take the reference again")
@@ -461,6 +534,27 @@ def _checked_seats(profile: BoardProfile, seats: Sequence[int]) -> tuple[int, ..
         raise ReadError("no seat plays: name at least one")
     if len(set(told)) != len(told):
         raise ReadError(f"seats {', '.join(map(str, told))}: a seat is named twice")
+    return told
+
+
+def _checked_colours(profile: BoardProfile,
+                     colors: Mapping[int, str] | Sequence[str | None]) -> dict[int, str]:
+    """The table's setup as seat → colour name, checked (`ReadError` names the wrong entry)."""
+    items = colors.items() if isinstance(colors, Mapping) else enumerate(colors)
+    told = {}
+    for seat, name in items:
+        if name is None:
+            continue
+        if not isinstance(seat, int) or not 0 <= seat < profile.seats:
+            raise ReadError(f"colors: seat {seat!r}: board {profile.name} has seats 0 to "
+                            f"{profile.seats - 1}")
+        if not isinstance(name, str) or not name.strip():
+            raise ReadError(f"colors: seat {seat}: {name!r} is no colour name")
+        told[seat] = name.strip().lower()
+    if len(set(told.values())) != len(told):
+        raise ReadError(f"colors: {', '.join(told.values())}: a colour is named twice")
+    if not told:
+        raise ReadError("colors: no seat has a colour: name at least one")
     return told
 
 
