@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from collections.abc import Callable, Iterator
+from functools import partial
 from typing import NamedTuple
 
 from companion.rules.board import FRESH, HOME_FIELDS, KENNEL
@@ -23,6 +25,14 @@ from companion.rules.reasons import Reason
 __all__ = ["explain"]
 
 _MAX_ORDERS = 720
+_MAX_READINGS = 4000
+_MAX_PAIRINGS = 200
+_MAX_REPLAYS = 600
+"""The 7's readings are replayed cheapest first until this many replays are spent."""
+_ROLE_COST = {"start": 2, "fresh": 1, "bad": 1}
+"""What a pairing costs by itself (the other roles cost only with the replay)."""
+_PUSHED_ASIDE = 2
+"""A peg found this many fields from where it stood may have been pushed aside."""
 _JOKER_FORWARD = tuple(range(1, 14))
 
 
@@ -44,6 +54,58 @@ class Change(NamedTuple):
     player: int
     origin: int
     target: int
+
+
+class Pairing(NamedTuple):
+    """One reading of a peg's change: flat peg ``peg`` ended on ``target`` in ``role``.
+
+    Roles: ``same`` (did not move), ``part`` (a part of the 7), ``kennel`` (knocked out),
+    ``displaced`` (pushed aside, or moved though it may not move), ``start`` (left the kennel),
+    ``fresh`` (only its fresh mark changed), ``bad`` (no forward way leads there).
+    """
+
+    peg: int
+    target: int
+    role: str
+
+
+class Mistake(NamedTuple):
+    """One mistake of a reading: its reason code, what it costs and how to write its reason
+    (only the reported mistake is written)."""
+
+    code: str
+    cost: int
+    reason: Callable[[], Reason]
+
+
+_RANKS = {
+    code: rank for rank, code in enumerate((
+        "protected_passed", "protected_landed_on", "home_entry_from_behind",
+        "home_entry_fresh", "home_passed", "home_field_taken", "landed_on_left_standing",
+        "passed_left_standing", "knocked_out_earlier", "partner_seven_too_early",
+        "other_player_moved", "no_forward_way", "start_wrong_card", "several_pegs_moved",
+        "seven_wrong_total", "kennel_without_cause", "fresh_mark_lost", "fresh_mark_added",
+    ))
+}
+"""Which mistake of a reading is reported: the lowest rank."""
+_NO_LIMIT = 1000
+
+
+def _known(reason: Reason) -> Callable[[], Reason]:
+    return lambda: reason
+
+
+class _Lazy:
+    """A value computed on first use."""
+
+    def __init__(self, make: Callable[[], dict[str, str]]) -> None:
+        self.make = make
+        self.value: dict[str, str] | None = None
+
+    def __call__(self) -> dict[str, str]:
+        if self.value is None:
+            self.value = self.make()
+        return self.value
 
 
 class Knock(NamedTuple):
@@ -79,9 +141,18 @@ class _Diagnosis:
         self.controlled = before.controlled()
         self.left: list[list[int]] = []
         self.arrived: list[list[int]] = []
-        for old, new in zip(before.codes, after.codes, strict=True):
-            self.left.append(codes_not_in(old, new) if old != new else [])
-            self.arrived.append(codes_not_in(new, old) if old != new else [])
+        self.fresh_marks: list[Reason] = []
+        for player, (old, new) in enumerate(zip(before.codes, after.codes, strict=True)):
+            left = codes_not_in(old, new) if old != new else []
+            arrived = codes_not_in(new, old) if old != new else []
+            start = self.layout.starts[player]
+            for was, seen in ((FRESH, start), (start, FRESH)):
+                if was in left and seen in arrived:
+                    left.remove(was)
+                    arrived.remove(seen)
+                    self.fresh_marks.append(self.fresh_mark(player, was, seen))
+            self.left.append(left)
+            self.arrived.append(arrived)
 
     # -- naming -------------------------------------------------------------------------------
 
@@ -116,6 +187,19 @@ class _Diagnosis:
     # -- the reason ---------------------------------------------------------------------------
 
     def reason(self) -> Reason:
+        """The reason; a changed fresh mark only when nothing else explains the observation."""
+        found = self.main_reason()
+        if found.code == "no_legal_move" and self.fresh_marks:
+            return self.fresh_marks[0]
+        return found
+
+    def fresh_mark(self, player: int, was: int, seen: int) -> Reason:
+        args = {**self.peg(player, was), "observed": self.where(player, seen)}
+        if was == FRESH:
+            return Reason("fresh_mark_lost", args)
+        return Reason("fresh_mark_added", args)
+
+    def main_reason(self) -> Reason:
         if self.example is None:
             return self.unplayable()
         if not any(self.left) and not any(self.arrived):
@@ -123,13 +207,19 @@ class _Diagnosis:
         swap = self.swap()
         if self.card is Card.JACK or (self.card is Card.JOKER and swap is not None):
             return self.jack(swap) or self.fallback()
+        if self.card is Card.SEVEN or (self.card is Card.JOKER and self.own_parts() > 1):
+            return self.seven() or self.fallback()
         stranger = self.stranger_moved()
         if stranger:
             return stranger
-        parts = self.board_moves()
-        if self.card is Card.SEVEN or (self.card is Card.JOKER and len(parts) > 1):
-            return self.seven() or self.fallback()
-        return self.single(parts) or self.fallback()
+        return self.single(self.board_moves()) or self.fallback()
+
+    def own_parts(self) -> int:
+        """How many of the controlled player's pegs arrived somewhere on the board."""
+        player = self.controlled
+        if player is None:
+            return 0
+        return sum(1 for code in self.arrived[player] if code != KENNEL)
 
     def fallback(self) -> Reason:
         assert self.example is not None
@@ -231,8 +321,6 @@ class _Diagnosis:
     def stranger_moved(self) -> Reason | None:
         """A reason if pegs of a player who does not move now moved on the board."""
         allowed = {self.controlled}
-        if self.card in (Card.SEVEN, Card.JOKER):
-            allowed = set(self.moving_players())
         for player, arrived in enumerate(self.arrived):
             targets = [code for code in arrived if code != KENNEL]
             if not targets or player in allowed:
@@ -329,36 +417,36 @@ class _Diagnosis:
         """Rules broken by walking ``route`` in ``work``'s current state."""
         faults: list[Reason] = []
         mover = self.color(player)
-        by = self.by(player, origin, route.landing)
+        by = _Lazy(lambda: self.by(player, origin, route.landing))
         for field in route.passed:
             other = work.occ[field]
             if other >= 0 and work.protected(other):
                 faults.append(Reason(
-                    "protected_passed", {**self.peg(work.owner[other], work.locs[other]), **by}
+                    "protected_passed", {**self.peg(work.owner[other], work.locs[other]), **by()}
                 ))
         if 0 <= route.landing < work.track_len:
             other = work.occ[route.landing]
             if other >= 0 and work.protected(other):
                 faults.append(Reason(
                     "protected_landed_on",
-                    {**self.peg(work.owner[other], work.locs[other]), **by},
+                    {**self.peg(work.owner[other], work.locs[other]), **by()},
                 ))
         if route.enters_home and route.from_start:
             if self.layout.rules.from_behind:
                 faults.append(Reason(
                     "home_entry_from_behind",
-                    {"color": mover, "from": self.where(player, origin).rstrip("*"), **by},
+                    {"color": mover, "from": self.where(player, origin).rstrip("*"), **by()},
                 ))
             elif origin == FRESH:
-                faults.append(Reason("home_entry_fresh", {**self.peg(player, origin), **by}))
+                faults.append(Reason("home_entry_fresh", {**self.peg(player, origin), **by()}))
         mask = work.home[player]
         for k in route.home_passed:
             if mask >> k & 1:
-                faults.append(Reason("home_passed", {"color": mover, "field": f"H{k}", **by}))
+                faults.append(Reason("home_passed", {"color": mover, "field": f"H{k}", **by()}))
         if route.landing >= work.track_len and mask >> (route.landing - work.track_len) & 1:
             faults.append(Reason(
                 "home_field_taken",
-                {"color": mover, "field": self.where(player, route.landing), **by},
+                {"color": mover, "field": self.where(player, route.landing), **by()},
             ))
         return faults
 
@@ -499,61 +587,225 @@ class _Diagnosis:
     # -- the 7 --------------------------------------------------------------------------------
 
     def seven(self) -> Reason | None:
-        mover = self.mover
-        partner = self.layout.partners[mover]
-        track_len = self.layout.track_len
-        if (
-            partner is not None
-            and self.controlled == mover
-            and any(code != KENNEL for code in self.arrived[partner])
-            and any(code < track_len for code in self.after.codes[mover])
-        ):
-            return Reason(
-                "partner_seven_too_early",
-                {"color": self.color(partner), "mover_color": self.color(mover)},
-            )
-        best: tuple[int, Reason | None] | None = None
-        sums: list[int] = []
-        for assignment in self.assignments():
-            lengths = [self.steps(part.player, part.origin, part.target) for part in assignment]
-            if None in lengths:
-                continue
-            total = sum(length for length in lengths if length is not None)
-            sums.append(total)
-            if total != SEVEN_POINTS:
-                continue
-            routes = [(part, self.forward_route(part)) for part in assignment]
-            for order in itertools.islice(itertools.permutations(routes), _MAX_ORDERS):
-                fault = self.replay(list(order), seven=True)
-                score = 0 if fault is None else 1
-                if best is None or score < best[0]:
-                    best = (score, fault)
-        if best is not None:
-            return best[1]
-        if sums:
-            total = min(sums, key=lambda s: abs(s - SEVEN_POINTS))
-            moves = [self.moved(*part) for part in self.board_moves()]
-            return Reason("seven_wrong_total", {"total": total, "moves": moves})
-        return None
+        """The likeliest mistake behind an illegal 7.
 
-    def assignments(self) -> list[list[Change]]:
-        """Every way to pair the controlled pegs' arrivals with origins they left."""
-        per_player: list[list[list[Change]]] = []
-        for player in self.moving_players():
-            targets = [code for code in self.arrived[player] if code != KENNEL]
-            origins = [code for code in self.left[player] if code != KENNEL]
-            if not targets:
-                continue
-            options = []
-            for chosen in itertools.permutations(origins, len(targets)):
-                options.append(
-                    [Change(player, o, t) for o, t in zip(chosen, targets, strict=True)]
+        Every reading of the observation -- which peg went to which location, which changes are
+        parts of the 7 and which are pegs pushed aside, in which order the parts ran -- is
+        replayed; the reading with the fewest mistakes (then the fewest parts) wins, and its most
+        telling mistake is the reason. Ties go to the reading that changes fewer pegs.
+        """
+        best: tuple[tuple[int, int, int, int], Mistake] | None = None
+        budget = _MAX_REPLAYS
+        for bound, parts, total, reading in self.seven_readings():
+            if best is not None and ((bound, len(parts)) > best[0][:2] or budget <= 0):
+                break
+            changed = sum(pair.role != "same" for pair in reading)
+            for order in itertools.islice(itertools.permutations(parts), _MAX_ORDERS):
+                budget -= 1
+                limit = best[0][0] if best is not None else _NO_LIMIT
+                mistakes = self.seven_mistakes(reading, order, total, limit)
+                if not mistakes:  # the parts are legal; a changed fresh mark is all
+                    continue
+                cost = sum(mistake.cost for mistake in mistakes)
+                first = min(mistakes, key=lambda mistake: _RANKS[mistake.code])
+                score = (cost, len(parts), changed, _RANKS[first.code])
+                if best is None or score < best[0]:
+                    best = (score, first)
+                if cost == bound:
+                    break
+        return None if best is None else best[1].reason()
+
+    def flat(self, peg: int) -> tuple[int, int]:
+        """``(player, code)`` of flat peg index ``peg`` before the move."""
+        return self.work.owner[peg], self.work.locs[peg]
+
+    def seven_players(self) -> set[int]:
+        partner = self.layout.partners[self.mover]
+        return {self.mover} if partner is None else {self.mover, partner}
+
+    def seven_readings(self) -> list[tuple[int, list[Pairing], int, tuple[Pairing, ...]]]:
+        """Every reading of the observation as ``(bound, parts, total, pairings)``, the
+        cheapest first: ``bound`` is the cost of the mistakes the pairings show by themselves,
+        ``total`` the points the parts move."""
+        allowed = self.seven_players()
+        per_player: list[list[tuple[Pairing, ...]]] = []
+        for player in range(self.layout.players):
+            pegs = list(self.work.pegs_of(player))
+            if player not in allowed:
+                # pegs that may not move: only those that left their location changed
+                moved = self.first_of_each(pegs, self.left[player])
+                unmoved = tuple(
+                    Pairing(peg, self.work.locs[peg], "same") for peg in pegs if peg not in moved
                 )
-            per_player.append(options or [[]])
-        return [
-            [part for group in combo for part in group]
-            for combo in itertools.islice(itertools.product(*per_player), _MAX_ORDERS)
-        ]
+                options = [
+                    (*unmoved, *tail)
+                    for tail in self.pairings(player, moved, self.arrived[player], allowed)
+                ]
+            else:
+                options = list(self.pairings(player, pegs, list(self.after.codes[player]),
+                                             allowed))
+            per_player.append(options[:_MAX_PAIRINGS])
+        readings = []
+        for combo in itertools.islice(itertools.product(*per_player), _MAX_READINGS):
+            reading = tuple(pair for group in combo for pair in group)
+            parts = [pair for pair in reading if pair.role == "part"]
+            total = 0
+            for pair in parts:
+                steps = self.steps(*self.flat(pair.peg), pair.target)
+                total += steps if steps is not None else 0
+            bound = sum(_ROLE_COST.get(pair.role, 0) for pair in reading)
+            if parts and total != SEVEN_POINTS:
+                bound += 1 if abs(total - SEVEN_POINTS) == 1 else 2
+            readings.append((bound, parts, total, reading))
+        readings.sort(key=lambda item: (item[0], len(item[1])))
+        return readings
+
+    def first_of_each(self, pegs: list[int], codes: list[int]) -> list[int]:
+        """One peg of ``pegs`` per code in ``codes`` (a multiset), standing on that code."""
+        chosen: list[int] = []
+        for code in codes:
+            for peg in pegs:
+                if self.work.locs[peg] == code and peg not in chosen:
+                    chosen.append(peg)
+                    break
+        return chosen
+
+    def pairings(
+        self, player: int, pegs: list[int], targets: list[int], allowed: set[int]
+    ) -> Iterator[tuple[Pairing, ...]]:
+        """Every way to give each of ``player``'s pegs one of ``targets``, with every role the
+        change can play."""
+        if not pegs:
+            yield ()
+            return
+        peg, rest = pegs[0], pegs[1:]
+        origin = self.work.locs[peg]
+        for target in sorted(set(targets)):
+            remaining = list(targets)
+            remaining.remove(target)
+            for role in self.roles(player, origin, target, player in allowed):
+                for tail in self.pairings(player, rest, remaining, allowed):
+                    yield (Pairing(peg, target, role), *tail)
+
+    def roles(self, player: int, origin: int, target: int, allowed: bool) -> tuple[str, ...]:
+        """What a change ``origin`` → ``target`` of a peg of ``player`` can have been."""
+        if target == origin:
+            return ("same",)
+        if target == KENNEL:
+            return ("kennel",)
+        if origin == KENNEL:
+            return ("start",)
+        start = self.layout.starts[player]
+        if (origin, target) in ((FRESH, start), (start, FRESH)):
+            return ("fresh",)
+        if not allowed:
+            return ("displaced",)
+        steps = self.steps(player, origin, target)
+        if steps is None:
+            return ("bad",)
+        near = 0 <= origin < self.layout.track_len and 0 <= target < self.layout.track_len
+        if near and min(steps, self.layout.track_len - steps) <= _PUSHED_ASIDE:
+            return ("part", "displaced")
+        return ("part",)
+
+    def seven_mistakes(
+        self, reading: tuple[Pairing, ...], order: tuple[Pairing, ...], total: int, limit: int
+    ) -> list[Mistake]:
+        """The mistakes of ``reading`` with its parts run in ``order``; the replay stops early
+        once they cost more than ``limit``."""
+        work = Work(self.before)
+        mover = self.mover
+        out: list[Mistake] = []
+        knocked: dict[int, Knock] = {}
+        if total != SEVEN_POINTS and order:
+            out.append(Mistake("seven_wrong_total", 1 if abs(total - SEVEN_POINTS) == 1 else 2,
+                               partial(self.wrong_total, order, total)))
+        for pair in order:
+            if sum(mistake.cost for mistake in out) > limit:
+                return out
+            player, origin = self.flat(pair.peg)
+            if work.locs[pair.peg] == KENNEL:
+                out.append(Mistake("knocked_out_earlier", 1, partial(
+                    Reason, "knocked_out_earlier",
+                    {"color": self.color(player), "field": self.where(player, origin)})))
+                continue
+            if player != mover and any(
+                work.locs[peg] < work.track_len for peg in work.pegs_of(mover)
+            ):
+                out.append(Mistake("partner_seven_too_early", 1, partial(
+                    Reason, "partner_seven_too_early",
+                    {"color": self.color(player), "mover_color": self.color(mover)})))
+            route = self.route(player, origin, pair.target, backward=False)
+            assert route is not None
+            out.extend(
+                Mistake(fault.code, 1, _known(fault))
+                for fault in self.route_faults(work, player, origin, route)
+            )
+            change = Change(player, origin, pair.target)
+            victims: list[int] = []
+            for field in route.passed:
+                other = work.occ[field]
+                if other >= 0 and not work.protected(other) and other != pair.peg:
+                    victims.append(other)
+                    knocked[other] = Knock(work.owner[other], work.locs[other], False, change)
+            if 0 <= route.landing < work.track_len:
+                other = work.occ[route.landing]
+                if other >= 0 and not work.protected(other):
+                    victims.append(other)
+                    knocked[other] = Knock(work.owner[other], work.locs[other], True, change)
+            work.lift(pair.peg)
+            work.knock(tuple(victims))
+            work.put(pair.peg, pair.target)
+        for pair in reading:
+            if pair.role != "same" or pair.peg in knocked:
+                out.extend(self.pairing_mistakes(pair, knocked.get(pair.peg)))
+        return out
+
+    def wrong_total(self, order: tuple[Pairing, ...], total: int) -> Reason:
+        moves = [self.moved(*self.flat(pair.peg), pair.target) for pair in order]
+        return Reason("seven_wrong_total", {"total": total, "moves": moves})
+
+    def pairing_mistakes(self, pair: Pairing, knock: Knock | None) -> list[Mistake]:
+        """The mistakes a peg's own change shows: a knock-out not done or not caused, a peg
+        moved that may not move, a start or a way the 7 does not have."""
+        player, origin = self.flat(pair.peg)
+        role = pair.role
+        if knock is not None:
+            if role in ("kennel", "part"):
+                return []
+            if knock.landed:
+                return [Mistake("landed_on_left_standing", 1,
+                                partial(self.left_standing, "landed_on_left_standing", knock))]
+            # a passed peg left standing stays where it was; one found elsewhere moved too
+            return [Mistake("passed_left_standing", 1 if role == "same" else 2,
+                            partial(self.left_standing, "passed_left_standing", knock))]
+        args = partial(self.moved, player, origin, pair.target)
+        if role == "kennel":
+            return [Mistake("kennel_without_cause", 1, partial(
+                Reason, "kennel_without_cause",
+                {"color": self.color(player), "field": self.where(player, origin)}))]
+        if role == "start":
+            return [Mistake("start_wrong_card", _ROLE_COST[role], partial(
+                Reason, "start_wrong_card", {"color": self.color(player), "card": str(self.card)}
+            ))]
+        if role == "fresh":
+            return [Mistake("fresh_mark_lost", 1,
+                            partial(self.fresh_mark, player, origin, pair.target))]
+        if role == "bad":
+            return [Mistake("no_forward_way", 1, lambda: Reason(
+                "no_forward_way", {**args(), "card": str(self.card)}))]
+        if role == "displaced":
+            if player in self.seven_players():
+                return [Mistake("several_pegs_moved", 2, lambda: Reason(
+                    "several_pegs_moved", {"count": 1, "moves": [args()]}))]
+            controlled = self.controlled if self.controlled is not None else self.mover
+            return [Mistake("other_player_moved", 1, lambda: Reason("other_player_moved", {
+                "color": self.color(player), "card": str(self.card), "moves": [args()],
+                **self.whose(controlled)}))]
+        return []
+
+    def left_standing(self, code: str, knock: Knock) -> Reason:
+        return Reason(code, {**self.peg(knock.player, knock.code), **self.by(*knock.by)})
 
     # -- the Jack -----------------------------------------------------------------------------
 

@@ -181,8 +181,8 @@ CATALOGUE: dict[str, Entry] = {
         "knocking-out",
         "{peg} was landed on and must go back to its kennel: a peg landing on an occupied"
         " field knocks out its occupant ({by})",
-        "auf {peg} wurde gezogen, sie muss zurück in ihren Zwinger: wer auf einem besetzten"
-        " Feld landet, schlägt die Kugel dort ({by})",
+        "{peg} wurde getroffen und muss zurück in ihren Zwinger: wer auf einem besetzten Feld"
+        " landet, schlägt die Kugel dort ({by})",
     ),
     "passed_left_standing": Entry(
         "seven",
@@ -262,6 +262,18 @@ CATALOGUE: dict[str, Entry] = {
         "Kugeln von {color} wurden gezogen, aber noch nicht alle eigenen Kugeln von"
         " {mover_color} sind im Ziel: die 7 zieht die Kugeln des Partners erst, wenn die letzte"
         " eigene Kugel im Ziel ist",
+    ),
+    "fresh_mark_lost": Entry(
+        "protection",
+        "{peg} has not moved since it was started: it is still fresh, {field}, not {observed}",
+        "{peg} hat seit dem Start nicht gezogen: sie ist noch frisch, {field}, nicht {observed}",
+    ),
+    "fresh_mark_added": Entry(
+        "protection",
+        "{peg} is not fresh: only a peg just started from the kennel is, {field}, not"
+        " {observed}",
+        "{peg} ist nicht frisch: frisch ist nur eine eben aus dem Zwinger gekommene Kugel,"
+        " {field}, nicht {observed}",
     ),
     # -- whose pegs ----------------------------------------------------------------------------
     "partner_too_early": Entry(

@@ -57,6 +57,8 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "home_field_taken": {"color": "red", "field": "H1", "by_color": "red", "by_from": "T62",
                          "by_to": "H1"},
     "seven_wrong_total": {"total": 6, "moves": [{"color": "red", "from": "T3", "to": "T9"}]},
+    "fresh_mark_lost": {"color": "red", "field": "T0*", "observed": "T0"},
+    "fresh_mark_added": {"color": "red", "field": "T0", "observed": "T0*"},
     "partner_seven_too_early": {"color": "green", "mover_color": "red"},
     "partner_too_early": {"color": "green", "mover_color": "red", "moves": [
         {"color": "green", "from": "T12", "to": "T17"}]},
@@ -74,7 +76,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
 
 def codes_in_engine() -> set[str]:
     """Every reason code the engine's source constructs: ``Reason("code", …)``."""
-    pattern = re.compile(r'Reason\(\s*"([a-z_]+)"')
+    pattern = re.compile(r'Reason[(,]\s*"([a-z_]+)"')
     return {
         code for path in ENGINE.glob("*.py") for code in pattern.findall(path.read_text())
     }

@@ -216,3 +216,67 @@ def test_s10_the_turn_of_the_observed_position_is_ignored() -> None:
     before = make(["K K K T3", EMPTY, EMPTY, EMPTY])
     (move,) = legal_moves(before, Card.FIVE)
     assert check(before, move.result.with_turn(2), Card.FIVE).legal
+
+
+# -- the likeliest mistake (the examples of the reasons' issue) --------------------------------
+
+RED_GREEN = ["T10 T20 K K", EMPTY, "T12 K K K", EMPTY]
+"""Red to move; red and green are partners; green's peg stands two fields ahead of red's."""
+
+
+@pytest.mark.parametrize(("card", "after"), [
+    (Card.SEVEN, ["T12 T25 K K", EMPTY, "T13 K K K", EMPTY]),
+    (Card.TWO, ["T12 T20 K K", EMPTY, "T13 K K K", EMPTY]),
+    (Card.JOKER, ["T12 T20 K K", EMPTY, "T13 K K K", EMPTY]),
+])
+def test_a_landed_on_partner_pushed_aside_is_named_with_the_peg_that_landed(
+    card: Card, after: list[str]
+) -> None:
+    verdict = check(make(RED_GREEN), make(after), card)
+    assert verdict.code == "landed_on_left_standing" and verdict.rule == "knocking-out"
+    assert verdict.args == {"color": "green", "field": "T12", "by_color": "red",
+                            "by_from": "T10", "by_to": "T12"}
+    assert verdict.reason == (
+        "green at T12 was landed on and must go back to its kennel: a peg landing on an"
+        " occupied field knocks out its occupant (red T10→T12)")
+
+
+def test_a_seven_moving_home_pegs_up_in_turn_is_not_a_home_pass() -> None:
+    before = make(["T0* H1 H2 K", "T2 K K K", EMPTY, EMPTY])
+    verdict = check(before, make(["T5 H2 H3 K", "T2 K K K", EMPTY, EMPTY]), Card.SEVEN)
+    assert verdict.code == "passed_left_standing"
+    assert verdict.args == {"color": "yellow", "field": "T2", "by_color": "red",
+                            "by_from": "T0*", "by_to": "T5"}
+
+
+def test_a_home_peg_moved_backward_by_a_seven_is_named() -> None:
+    verdict = check(make(["T10 H2 K K", EMPTY, EMPTY, EMPTY]),
+                    make(["T16 H1 K K", EMPTY, EMPTY, EMPTY]), Card.SEVEN)
+    assert verdict.code == "no_forward_way"
+    assert verdict.reason == "red moved H2→H1: no forward way leads there with the 7"
+
+
+@pytest.mark.parametrize(("card", "moved"), [(Card.SEVEN, "T17"), (Card.SIX, "T16")])
+def test_a_fresh_peg_that_lost_its_mark_is_still_fresh(card: Card, moved: str) -> None:
+    six = [EMPTY] * 5
+    before = make(["T0* T10 K K", *six])
+    verdict = check(before, make([f"T0 {moved} K K", *six]), card)
+    assert verdict.code == "fresh_mark_lost"
+    assert verdict.args == {"color": "red", "field": "T0*", "observed": "T0"}
+    assert "fields" not in (verdict.reason or "")
+
+
+def test_the_reason_speaks_german() -> None:
+    verdict = check(make(RED_GREEN), make(["T12 T25 K K", EMPTY, "T13 K K K", EMPTY]),
+                    Card.SEVEN)
+    assert verdict.text("de") == (
+        "Grün auf T12 wurde getroffen und muss zurück in ihren Zwinger: wer auf einem"
+        " besetzten Feld landet, schlägt die Kugel dort (Rot T10→T12)")
+    assert verdict.to_json("de")["reason"] == verdict.text("de")
+    assert check(make(RED_GREEN), make(RED_GREEN), Card.TWO).code == "nothing_moved"
+
+
+def test_a_legal_verdict_has_no_code() -> None:
+    verdict = check(make(RED_GREEN), make(["T12 T20 K K", EMPTY, "K K K K", EMPTY]), Card.TWO)
+    assert verdict.legal and verdict.code is None and verdict.rule is None
+    assert verdict.args == {} and verdict.text("de") is None
