@@ -11,6 +11,7 @@ screens and scripts.
 from __future__ import annotations
 
 import io
+import json
 from contextlib import suppress
 from dataclasses import asdict
 from typing import Any
@@ -87,24 +88,21 @@ def board_profile() -> Response:
 @bp.get("/page/moves.json")
 def legal_results() -> Response:
     """The legal results of the announced card, for entering a move by hand:
-    `{"card": "7", "moves": [{"notation": ..., "result": POSITION}, ...], "more": bool}`."""
-    from companion.rules import Position, legal_moves, parse_card
-
-    state = current_table().state()
-    announced = state.get("announced")
-    if state.get("phase") != "play" or not announced or not state.get("position"):
+    `{"card": "7", "moves": [{"notation": ..., "result": POSITION}, ...], "more": bool}`, each
+    result once (a Joker can reach one result as several cards)."""
+    table = current_table()
+    announced = table.state().get("announced")
+    if not announced:
         raise Conflict("no card is announced: announce one first")
-    position = Position.from_json(state["position"])
     moves, seen = [], set()
-    for move in legal_moves(position, parse_card(announced["card"])):
-        if move.result in seen:
+    for move in table.legal_results():
+        key = json.dumps(move["result"], sort_keys=True)
+        if key in seen:
             continue
-        seen.add(move.result)
-        moves.append({"notation": move.notation, "result": move.result.to_json()})
-        if len(moves) == MOST_RESULTS:
-            break
-    return jsonify({"card": announced["card"], "moves": moves,
-                    "more": len(moves) == MOST_RESULTS})
+        seen.add(key)
+        moves.append(move)
+    return jsonify({"card": announced["card"], "moves": moves[:MOST_RESULTS],
+                    "more": len(moves) > MOST_RESULTS})
 
 
 @bp.get("/page/verdict.json")
