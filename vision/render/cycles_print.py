@@ -9,6 +9,7 @@ colours are linear.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import cv2
@@ -42,38 +43,42 @@ def board_print(profile: BoardProfile, px_per_mm: float, wear: float, printed_ri
         rows = (pts[:, 1] + profile.board_mm[1] / 2) * px_per_mm
         return np.round(np.c_[cols, rows] * 16).astype(np.int32)  # 4 fractional bits
 
-    def paint(colour: tuple[float, float, float], strength: float, draw: object) -> None:
+    def paint(colour: tuple[float, float, float], strength: float,
+              draw: Callable[[np.ndarray], object]) -> None:
+        """Draw a mask (255: paint), then lay the colour over the print where it is."""
         mask = np.zeros((height, width), np.uint8)
-        draw(mask)  # type: ignore[operator]
-        share = mask.astype(np.float32) / 255 * strength
-        rgb[:] = rgb * (1 - share[..., None]) + np.array(colour, np.float32) * share[..., None]
-        np.maximum(alpha, share, out=alpha)
+        draw(mask)
+        rows, cols = np.nonzero(mask)
+        share = mask[rows, cols].astype(np.float32)[:, None] / 255 * strength
+        rgb[rows, cols] = rgb[rows, cols] * (1 - share) + np.array(colour, np.float32) * share
+        alpha[rows, cols] = np.maximum(alpha[rows, cols], share[:, 0])
+
+    def rings(centres: np.ndarray, radius_mm: float, thickness_mm: float):
+        def draw(mask: np.ndarray) -> None:
+            for centre in centres:
+                cv2.circle(mask, (int(centre[0]), int(centre[1])),
+                           round(radius_mm * px_per_mm * 16), 255,
+                           max(1, round(thickness_mm * px_per_mm)), cv2.LINE_AA, 4)
+        return draw
 
     hole_r = profile.hole_diameter_mm / 2
-    line = cv2.LINE_AA
     track = [(h.x, h.y) for h in profile.holes if h.kind == "track"]
     paint(GROOVE_RGB, 0.45, lambda m: cv2.polylines(
-        m, [px(track)], True, 255, max(1, round(1.4 * px_per_mm)), line, 4))
+        m, [px(track)], True, 255, max(1, round(1.4 * px_per_mm)), cv2.LINE_AA, 4))
     for seat in range(profile.seats):
         colour = PAINT_RGB.get(profile.default_colors[seat], (0.3, 0.3, 0.3))
         kennel = [(h.x, h.y) for h in profile.holes if h.kind == "kennel" and h.seat == seat]
-        rings = [(h.x, h.y) for h in profile.holes
-                 if h.seat == seat and h.kind in ("home", "track")]
+        ringed = [(h.x, h.y) for h in profile.holes
+                  if h.seat == seat and h.kind in ("home", "track")]
         if kennel:
             paint(colour, 0.75, lambda m, k=kennel: cv2.polylines(
-                m, [px(k)], False, 255, round(2 * (hole_r + 7) * px_per_mm), line, 4))
-        for centre in px(rings):
-            paint(colour, 0.9, lambda m, c=centre: cv2.circle(
-                m, tuple(int(v) for v in c), round((hole_r + 3.2) * px_per_mm * 16),
-                255, max(1, round(2.2 * px_per_mm)), line, 4))
+                m, [px(k)], False, 255, round(2 * (hole_r + 7) * px_per_mm), cv2.LINE_AA, 4))
+        if ringed:
+            paint(colour, 0.9, rings(px(ringed), hole_r + 3.2, 2.2))
     if printed_rings:
-        for centre in px(track):
-            paint(GROOVE_RGB, 0.7, lambda m, c=centre: cv2.circle(
-                m, tuple(int(v) for v in c), round((hole_r + 2.0) * px_per_mm * 16),
-                255, max(1, round(1.0 * px_per_mm)), line, 4))
-    logo = round(min(profile.board_mm) * 0.09 * px_per_mm * 16)
-    paint((0.12, 0.05, 0.02), 0.5, lambda m: cv2.circle(
-        m, (width * 8, height * 8), logo, 255, max(1, round(1.5 * px_per_mm)), line, 4))
+        paint(GROOVE_RGB, 0.7, rings(px(track), hole_r + 2.0, 1.0))
+    logo = min(profile.board_mm) * 0.09
+    paint((0.12, 0.05, 0.02), 0.5, rings(px([(0.0, 0.0)]), logo, 1.5))
     if wear > 0:
         alpha *= 1 - wear * _wear_pattern(np.random.default_rng([seed, 3]), (height, width))
     for marker in profile.markers:

@@ -148,19 +148,22 @@ class Scene:
         self.board = board
 
     def _dimple_cutter(self, profile: BoardProfile) -> Any:
-        """One mesh of spheres whose caps are the dimples."""
+        """One mesh of spheres whose caps are the dimples (one sphere, copied per hole)."""
         r, d = profile.hole_diameter_mm / 2, DIMPLE_DEPTH_MM
         radius = (r * r + d * d) / (2 * d)
         bm = bmesh.new()
-        for hole in profile.holes:
-            bmesh.ops.create_uvsphere(bm, u_segments=24, v_segments=12, radius=radius * MM,
-                                      matrix=Matrix.Translation(_vec(hole.x, hole.y,
-                                                                     radius - d)))
-        for face in bm.faces:
-            face.smooth = True
-        mesh = bpy.data.meshes.new("dimples")
-        bm.to_mesh(mesh)
+        bmesh.ops.create_uvsphere(bm, u_segments=24, v_segments=12, radius=radius * MM)
+        bm.verts.index_update()
+        sphere = np.array([v.co[:] for v in bm.verts])
+        faces = [[v.index for v in face.verts] for face in bm.faces]
         bm.free()
+        centres = np.array([(h.x, h.y, radius - d) for h in profile.holes]) * MM
+        verts = (sphere[None] + centres[:, None]).reshape(-1, 3)
+        count = len(sphere)
+        mesh = bpy.data.meshes.new("dimples")
+        mesh.from_pydata(verts.tolist(), [], [[i + n * count for i in face]
+                                              for n in range(len(centres)) for face in faces])
+        mesh.shade_smooth()
         cutter = self._link(bpy.data.objects.new("dimples", mesh))
         cutter.hide_render = True
         cutter.display_type = "WIRE"

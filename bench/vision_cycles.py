@@ -1,0 +1,196 @@
+"""Benchmark of the board reader on the path-traced draw that `bench/render_cycles.py` stored.
+
+    .venv/bin/python bench/vision_cycles.py [--frames var/cycles] [--breakdown]
+        [--show-errors 10]
+
+For every finished case in the folder: `BoardReader(profile, start frame)` (what
+`dog-companion vision read GAME --board B --reference START` runs) reads the start frame once
+(as in a stream) and then the game frame. Prints the figures of `bench/vision.py`: per-hole
+accuracy over the holes no hand or object hides, boards fully correct (also when holes a hand
+only touches may be "?"), holes under a hand or object read as a definite wrong value, and
+locate + read milliseconds per game frame on one core; and the `"?"` precision (holes said "?"
+that a hand or object touches) and recall (holes under one said "?"), and the same for the
+board's `occluded` flag. `--breakdown` adds the figures by condition (board, material,
+shuffled seat colours, hands, objects, lamps changed, window, LEDs, resolution).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from hw import load_profile
+from vision.reader.board_reader import BoardReader
+
+KINDS = ("false ?", "empty>col", "col>empty", "col>col")
+
+
+def conditions(truth: dict) -> dict[str, str]:
+    """The case's conditions, each as a short name."""
+    case = truth["case"]
+    return {
+        "board": truth["board"],
+        "material": case["material"],
+        "seat colours": "shuffled" if case["seat_colours"] else "default",
+        "hands": str(len(case["hands"])),
+        "objects": ",".join(t["kind"] for t in case["things"]) or "none",
+        "lamps": f"{len(case['lamps'])}" + (" changed" if case["game_lamps"] else ""),
+        "window": "yes" if any(lamp["kind"] == "window" for lamp in case["lamps"]) else "no",
+        "leds": "lit" if case["leds"] else "off",
+        "resolution": f"{case['width']}x{case['height']}",
+        "exposure": "locked" if case["locked_exposure"] else "auto",
+    }
+
+
+class Tally:
+    """Running totals of the benchmark."""
+
+    def __init__(self) -> None:
+        self.cases = self.failures = 0
+        self.holes = self.correct = 0
+        self.boards = self.boards_correct = self.boards_edges = 0
+        self.hidden = self.hidden_unknown = self.hidden_wrong = 0
+        self.said_unknown = self.said_unknown_touched = 0
+        self.flag = {"tp": 0, "fp": 0, "fn": 0}
+        self.kinds = dict.fromkeys(KINDS, 0)
+        self.ms: list[float] = []
+        self.errors: list[str] = []
+        self.bins: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+
+    def add(self, name: str, truth: dict, reading, ms: float) -> None:
+        """Count one read game frame against its truth."""
+        game, cover = truth["game"], truth["cover"]
+        occluded = set(truth["occluded"])
+        all_right = edges_right = True
+        wrong = visible = 0
+        for hole_id, right in game.items():
+            said = reading.holes[hole_id]
+            if said == "?":
+                self.said_unknown += 1
+                self.said_unknown_touched += hole_id in cover
+            if hole_id in occluded:
+                self.hidden += 1
+                self.hidden_unknown += said == "?"
+                if said not in ("?", right):
+                    self.hidden_wrong += 1
+                    self.errors.append(f"{name}: {hole_id} under a hand: {said} for {right}")
+                continue
+            self.holes += 1
+            visible += 1
+            self.correct += said == right
+            if said != right:
+                wrong += 1
+                all_right = False
+                edges_right &= said == "?" and hole_id in cover
+                kind = ("false ?" if said == "?" else "empty>col" if right is None
+                        else "col>empty" if said is None else "col>col")
+                self.kinds[kind] += 1
+                self.errors.append(f"{name}: {hole_id} {said} for {right}")
+        self.boards += 1
+        self.boards_correct += all_right
+        self.boards_edges += edges_right
+        hidden = bool(occluded)
+        key = ("tp" if hidden else "fp") if reading.occluded else ("fn" if hidden else None)
+        if key:
+            self.flag[key] += 1
+        self.ms.append(ms)
+        for item in conditions(truth).items():
+            counts = self.bins[item]
+            counts[0] += 1
+            counts[1] += all_right
+            counts[2] += visible
+            counts[3] += wrong
+
+
+def ratio(part: int, whole: int) -> str:
+    return f"{part / whole:.4f}" if whole else "n/a"
+
+
+def evaluate(frames: Path) -> tuple[Tally, int]:
+    """Read every finished case in `frames`; returns the tally and the number of cases."""
+    cv2.setNumThreads(1)
+    tally = Tally()
+    names = sorted(path.stem for path in frames.glob("[0-9][0-9][0-9][0-9].json"))
+    profiles = {}
+    for name in names:
+        truth = json.loads((frames / f"{name}.json").read_text())
+        start = cv2.imread(str(frames / f"{name}-start.png"))
+        game = cv2.imread(str(frames / f"{name}-game.png"))
+        profile = profiles.setdefault(truth["board"], load_profile(truth["board"]))
+        tally.cases += 1
+        try:
+            reader = BoardReader(profile, start)
+            reader.read(start)  # the frame before, as in a stream
+            began = time.perf_counter()
+            reading = reader.read(game)
+            ms = (time.perf_counter() - began) * 1000
+        except ValueError as error:
+            tally.failures += 1
+            tally.errors.append(f"{name}: not read: {error}")
+            continue
+        tally.add(name, truth, reading, ms)
+    return tally, len(names)
+
+
+def report(tally: Tally, frames: Path, breakdown: bool, show_errors: int) -> None:
+    """Print the figures."""
+    print(f"cases {tally.cases} in {frames}; frames not read at all: {tally.failures}")
+    print(f"per-hole accuracy (holes no hand or object hides): "
+          f"{tally.correct / max(tally.holes, 1):.4%} of {tally.holes}; errors by kind: "
+          + ", ".join(f"{kind} {count}" for kind, count in tally.kinds.items()))
+    print(f"boards fully correct: {tally.boards_correct / max(tally.boards, 1):.2%} of "
+          f"{tally.boards}; if holes a hand or object only touches may be '?': "
+          f"{tally.boards_edges / max(tally.boards, 1):.2%}")
+    print(f"holes under a hand or object: {tally.hidden}, said '?': {tally.hidden_unknown}, "
+          f"definite wrong value: {tally.hidden_wrong}")
+    print(f"'?' precision (said '?' where a hand or object touches): "
+          f"{ratio(tally.said_unknown_touched, tally.said_unknown)} of {tally.said_unknown}; "
+          f"recall (under a hand or object said '?'): "
+          f"{ratio(tally.hidden_unknown, tally.hidden)} of {tally.hidden}")
+    flag = tally.flag
+    print(f"'occluded' flag precision {ratio(flag['tp'], flag['tp'] + flag['fp'])}, recall "
+          f"{ratio(flag['tp'], flag['tp'] + flag['fn'])} (boards with a hidden hole: "
+          f"{flag['tp'] + flag['fn']})")
+    if tally.ms:
+        ms = np.array(tally.ms)
+        print(f"locate + read ms per game frame (1 core, in a stream): median "
+              f"{np.median(ms):.1f}, p90 {np.percentile(ms, 90):.1f}, max {ms.max():.1f}")
+    if breakdown:
+        print("breakdown: condition, value, cases, boards fully correct, visible holes, "
+              "wrong visible holes")
+        for (condition, value), (cases, right, visible, wrong) in sorted(tally.bins.items()):
+            print(f"  {condition:<12} {value:<16} {cases:>4} {right / cases:>7.1%} "
+                  f"{visible:>6} {wrong:>5}")
+    for line in tally.errors[:show_errors]:
+        print("  ", line)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--frames", type=Path, default=Path("var/cycles"))
+    parser.add_argument("--breakdown", action="store_true")
+    parser.add_argument("--show-errors", type=int, default=10)
+    args = parser.parse_args()
+    if not args.frames.is_dir():
+        print(f"--frames: {args.frames} is not a folder", file=sys.stderr)
+        return 2
+    tally, _ = evaluate(args.frames)
+    report(tally, args.frames, args.breakdown, args.show_errors)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

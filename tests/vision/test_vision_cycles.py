@@ -1,0 +1,102 @@
+"""The path-traced renderer really renders: a tiny case through `bench/render_cycles.py`,
+its frames and truth file, resuming, and the evaluator reading the folder."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from hw import load_profile
+from vision.render.cycles import CyclesCase, draw_case, stands_on, start_occupancy
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def bench(name: str):
+    """A bench script as a module."""
+    spec = importlib.util.spec_from_file_location(name, REPO_ROOT / "bench" / f"{name}.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_case_round_trips_through_json():
+    profile = load_profile("brandi-6")
+    case = draw_case(profile, np.random.default_rng(3), 3, shuffled=True, hands=True,
+                     things=True, lamp_change=True)
+    again = CyclesCase.from_json(json.loads(json.dumps(case.to_json())))
+    assert again == case
+    assert case.colours(profile) != profile.default_colors
+    assert case.hands and case.things and case.game_lamps
+
+
+def test_a_mug_stands_on_the_holes_under_it():
+    profile = load_profile("brandi-4")
+    case = draw_case(profile, np.random.default_rng(5), 5, things=True)
+    thing = case.things[0]
+    assert stands_on(thing, thing.x, thing.y)
+    assert not stands_on(thing, thing.x + 200, thing.y + 200)
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory):
+    pytest.importorskip("bpy", reason="Blender's bpy module is not installed "
+                                      "(docs/vision-cycles.md says how)")
+    out = tmp_path_factory.mktemp("cycles")
+    render = bench("render_cycles")
+    # Case 4 of the draw has hands (every fifth case); case 5 is the 6-seat board.
+    args = ["--out", str(out), "--first", "4", "--cases", "2", "--samples", "2",
+            "--resolution", "160x120", "--no-denoise", "--threads", "2"]
+    assert render.main(args) == 0
+    return out, render, args
+
+
+def test_frames_and_truth_are_written(rendered):
+    out, _, _ = rendered
+    for index, board in ((4, "brandi-4"), (5, "brandi-6")):
+        name = f"{index:04d}"
+        start = cv2.imread(str(out / f"{name}-start.png"))
+        game = cv2.imread(str(out / f"{name}-game.png"))
+        assert start.shape == game.shape == (120, 160, 3)
+        assert start.std() > 5 and game.std() > 5  # a picture, not a blank
+        truth = json.loads((out / f"{name}.json").read_text())
+        profile = load_profile(board)
+        assert truth["board"] == board
+        assert set(truth["game"]) == set(truth["start"]) == {h.id for h in profile.holes}
+        colours = tuple(truth["seat_colours"])
+        assert truth["start"] == start_occupancy(profile, colours)
+        marbles = sum(colour is not None for colour in truth["game"].values())
+        assert marbles <= 4 * profile.seats
+        assert set(truth["occluded"]) <= set(truth["touched"]) == set(truth["cover"])
+        homography = np.array(truth["homography"])
+        centre = homography @ [0.0, 0.0, 1.0]
+        assert 0 < centre[0] / centre[2] < 160 and 0 < centre[1] / centre[2] < 120
+        assert truth["case"]["width"] == 160 and truth["case"]["samples"] == 2
+    hands = json.loads((out / "0004.json").read_text())
+    assert hands["case"]["hands"] and hands["cover"]  # the hand covers some holes
+    assert not list(out.glob(".*"))  # no temporary files left
+
+
+def test_finished_cases_are_skipped(rendered):
+    out, render, args = rendered
+    before = {path.name: path.stat().st_mtime_ns for path in out.iterdir()}
+    assert render.main(args) == 0
+    assert {path.name: path.stat().st_mtime_ns for path in out.iterdir()} == before
+
+
+def test_the_evaluator_reads_the_folder(rendered, capsys):
+    out, _, _ = rendered
+    evaluator = bench("vision_cycles")
+    tally, cases = evaluator.evaluate(out)
+    assert cases == 2 and tally.cases == 2
+    assert tally.boards + tally.failures == 2
+    evaluator.report(tally, out, breakdown=True, show_errors=3)
+    assert "per-hole accuracy" in capsys.readouterr().out
