@@ -11,6 +11,10 @@ from fixed seeds. The figures go into docs/rules.md with the date and the comman
 (c) check() on the cards of (a) and (b): a legal observation and an illegal one;
 (d) self-play: whole games per second (companion.rules.selfplay), and (b)/(c) on positions
     taken from those games.
+
+``--reasons N`` measures instead how often the referee's reason names the real mistake: N
+observed mistakes of every kind (tests/rules/mistakes.py, seed ``--seed``) are checked and the
+share whose reason names the mistaken peg and field is printed, per kind and in total.
 """
 
 from __future__ import annotations
@@ -19,9 +23,14 @@ import argparse
 import platform
 import random
 import statistics
+import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion.rules import SCHMIDT, SWISS, Card, Position, check, legal_moves
 from companion.rules.cards import CONCRETE_CARDS
@@ -164,10 +173,55 @@ def selfplay_positions(games: int, rng: random.Random) -> tuple[list[Position], 
     return positions, games / elapsed
 
 
+def bench_reasons(count: int, seed: int) -> None:
+    """(e) The share of reasons that name the real mistake, over ``count`` observations."""
+    from tests.rules.mistakes import KINDS, names_truth, observe
+
+    rng = random.Random(seed)
+    named: Counter[str] = Counter()
+    judged: Counter[str] = Counter()
+    legal: Counter[str] = Counter()
+    missed: list[str] = []
+    start = time.process_time()
+    for index in range(count):
+        kind = KINDS[index % len(KINDS)]
+        observation = observe(rng, kind)
+        if observation is None:
+            continue
+        verdict = check(observation.before, observation.after, observation.card)
+        if verdict.legal:
+            legal[kind] += 1
+            continue
+        judged[kind] += 1
+        if names_truth(observation, verdict):
+            named[kind] += 1
+        else:
+            missed.append(f"  {kind}: {verdict.reason}")
+    elapsed = time.process_time() - start
+    print(f"(e) reasons naming the real mistake, seed {seed}, {count} observations"
+          f" ({elapsed:.0f} s CPU)")
+    for kind in KINDS:
+        print(f"    {kind:<22} {named[kind]:>6}/{judged[kind]:<6}"
+              f" {100 * named[kind] / max(judged[kind], 1):7.3f} %"
+              f"   (legal after all: {legal[kind]})")
+    total_named, total = sum(named.values()), sum(judged.values())
+    print(f"    {'all':<22} {total_named:>6}/{total:<6} {100 * total_named / max(total, 1):7.3f} %")
+    for line in missed[:10]:
+        print(line)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--quick", action="store_true", help="fewer positions")
+    parser.add_argument("--reasons", type=int, default=0, metavar="N",
+                        help="measure the reasons over N observed mistakes instead")
+    parser.add_argument("--seed", type=int, default=2026, help="seed of --reasons")
     args = parser.parse_args(argv)
+    if args.reasons:
+        print(f"python {platform.python_version()} on {platform.machine()}, "
+              f"{time.strftime('%Y-%m-%d %H:%M')}")
+        bench_reasons(args.reasons, args.seed)
+        return
     scale = 4 if args.quick else 1
     print(f"python {platform.python_version()} on {platform.machine()}, "
           f"{time.strftime('%Y-%m-%d %H:%M')}; CPU time per call, best of {REPEATS}")
