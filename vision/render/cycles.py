@@ -272,10 +272,10 @@ def draw_case(profile: BoardProfile, rng: np.random.Generator, seed: int, *,
     led_holes = [h.id for h in profile.holes if h.led is not None]
     leds: dict[str, tuple[float, float, float]] = {}
     if rng.random() < 0.4:
-        colour = tuple(float(v) for v in rng.choice([(1, 1, 1), (0.1, 1, 0.2), (1, 0.6, 0.1),
-                                                     (0.2, 0.4, 1)]))
-        leds = {str(h): colour for h in rng.choice(led_holes, int(rng.integers(1, 6)),
-                                                   replace=False)}  # type: ignore[misc]
+        red, green, blue = (float(v) for v in rng.choice(
+            [(1, 1, 1), (0.1, 1, 0.2), (1, 0.6, 0.1), (0.2, 0.4, 1)]))
+        leds = {str(h): (red, green, blue)
+                for h in rng.choice(led_holes, int(rng.integers(1, 6)), replace=False)}
     return CyclesCase(
         board=profile.name, seed=seed, width=int(width), height=int(height), samples=samples,
         material=material, wood_tone=float(rng.uniform(0, 1)),

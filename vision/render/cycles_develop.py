@@ -44,9 +44,10 @@ def develop(linear: np.ndarray, gains: np.ndarray, case: CyclesCase,
     encoded = np.where(exposed <= 0.0031308, 12.92 * exposed,
                        1.055 * np.power(np.maximum(exposed, 0.0031308), 1 / 2.4) - 0.055)
     levels = encoded * 255 + rng.normal(0, case.noise, encoded.shape)
-    image = np.clip(np.round(levels), 0, 255).astype(np.uint8)[..., ::-1].copy()
+    image: np.ndarray = np.clip(np.round(levels), 0, 255).astype(np.uint8)[..., ::-1].copy()
     if case.jpeg_quality is not None:
         ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, case.jpeg_quality])
-        if ok:
-            image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else None
+        if decoded is not None:
+            image = decoded
     return image

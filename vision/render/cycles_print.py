@@ -41,7 +41,8 @@ def board_print(profile: BoardProfile, px_per_mm: float, wear: float, printed_ri
         pts = np.array(points, dtype=np.float64).reshape(-1, 2)
         cols = (pts[:, 0] + profile.board_mm[0] / 2) * px_per_mm
         rows = (pts[:, 1] + profile.board_mm[1] / 2) * px_per_mm
-        return np.round(np.c_[cols, rows] * 16).astype(np.int32)  # 4 fractional bits
+        fixed: np.ndarray = np.round(np.c_[cols, rows] * 16).astype(np.int32)
+        return fixed  # 4 fractional bits
 
     def paint(colour: tuple[float, float, float], strength: float,
               draw: Callable[[np.ndarray], object]) -> None:
@@ -53,7 +54,15 @@ def board_print(profile: BoardProfile, px_per_mm: float, wear: float, printed_ri
         rgb[rows, cols] = rgb[rows, cols] * (1 - share) + np.array(colour, np.float32) * share
         alpha[rows, cols] = np.maximum(alpha[rows, cols], share[:, 0])
 
-    def rings(centres: np.ndarray, radius_mm: float, thickness_mm: float):
+    def line(points: list[tuple[float, float]], closed: bool,
+             thickness_mm: float) -> Callable[[np.ndarray], None]:
+        def draw(mask: np.ndarray) -> None:
+            cv2.polylines(mask, [px(points)], closed, 255,
+                          max(1, round(thickness_mm * px_per_mm)), cv2.LINE_AA, 4)
+        return draw
+
+    def rings(centres: np.ndarray, radius_mm: float,
+              thickness_mm: float) -> Callable[[np.ndarray], None]:
         def draw(mask: np.ndarray) -> None:
             for centre in centres:
                 cv2.circle(mask, (int(centre[0]), int(centre[1])),
@@ -63,16 +72,14 @@ def board_print(profile: BoardProfile, px_per_mm: float, wear: float, printed_ri
 
     hole_r = profile.hole_diameter_mm / 2
     track = [(h.x, h.y) for h in profile.holes if h.kind == "track"]
-    paint(GROOVE_RGB, 0.45, lambda m: cv2.polylines(
-        m, [px(track)], True, 255, max(1, round(1.4 * px_per_mm)), cv2.LINE_AA, 4))
+    paint(GROOVE_RGB, 0.45, line(track, True, 1.4))
     for seat in range(profile.seats):
         colour = PAINT_RGB.get(profile.default_colors[seat], (0.3, 0.3, 0.3))
         kennel = [(h.x, h.y) for h in profile.holes if h.kind == "kennel" and h.seat == seat]
         ringed = [(h.x, h.y) for h in profile.holes
                   if h.seat == seat and h.kind in ("home", "track")]
         if kennel:
-            paint(colour, 0.75, lambda m, k=kennel: cv2.polylines(
-                m, [px(k)], False, 255, round(2 * (hole_r + 7) * px_per_mm), cv2.LINE_AA, 4))
+            paint(colour, 0.75, line(kennel, False, 2 * (hole_r + 7)))
         if ringed:
             paint(colour, 0.9, rings(px(ringed), hole_r + 3.2, 2.2))
     if printed_rings:
