@@ -149,6 +149,7 @@ function showState(state, current = false) {
   showCardpad(state);
   showManual(state);
   showSeats(state);
+  showSetup(state);
   $("undo").disabled = !state.moves;
   paintLive();
   if (page.view === "history") loadHistory();
@@ -630,6 +631,24 @@ const PRESETS = {
              direction: "clockwise", team_game: "teams_or_individual" },
 };
 
+// The setup starts from the game on the table (a rematch keeps names, colours and seats) until
+// someone edits it.
+function showSetup(state) {
+  $("setup-running").hidden = state.phase === "setup";
+  const form = $("setup-form");
+  if (form.dataset.edited || !(state.players || []).length) return;
+  const playing = new Map(state.players.map((player) => [player.at, player]));
+  for (const row of setupRows()) {
+    const player = playing.get(Number(row.dataset.seat));
+    row.querySelector("[name=plays]").checked = Boolean(player);
+    if (player) {
+      row.querySelector("[name=name]").value = player.name;
+      row.querySelector("[name=color]").value = player.color;
+    }
+  }
+  setupDealers();
+}
+
 function setupPreset() {
   const form = $("setup-form");
   const preset = PRESETS[form.elements.base.value];
@@ -793,7 +812,7 @@ function wire() {
   $("login-cancel").addEventListener("click", () => $("login").close());
   const form = $("setup-form");
   for (const radio of form.elements.base) radio.addEventListener("change", setupPreset);
-  form.addEventListener("input", setupDealers);
+  form.addEventListener("input", () => { form.dataset.edited = "yes"; setupDealers(); });
   form.addEventListener("submit", startGame);
   $("take-reference").addEventListener("click", takeReference);
   setupDealers();
