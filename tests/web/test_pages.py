@@ -234,3 +234,16 @@ def test_every_reading_error_code_has_a_sentence(app: Flask, language: str) -> N
         sentences = reading_errors()
     for code, args in READING_ERROR_ARGS.items():
         assert set(re.findall(r"%\((\w+)\)s", sentences[code])) <= args, code
+
+
+def test_every_text_the_script_uses_is_given(app: Flask) -> None:
+    from companion.web.page_texts import page_texts
+
+    script = (WEB / "static" / "page.js").read_text()
+    used = set(re.findall(r"\btexts\.(\w+)", script))
+    with app.test_request_context("/"):
+        given = page_texts()
+    assert used and used <= set(given), sorted(used - set(given))
+    for key in re.findall(r"texts\[`(\w+)_\$\{", script):     # texts[`camera_${status}`]
+        assert {f"{key}_{status}" for status in ("reading", "lost", "manual", "simulated")} \
+            <= set(given)
