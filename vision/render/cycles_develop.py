@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 if TYPE_CHECKING:
-    from vision.render.cycles import CyclesCase
+    from vision.render.cycles_case import CyclesCase
 
 MID_GREY = 0.22  # linear level the board's median is exposed to (before the bias)
 SHOULDER = 0.8  # linear level above which highlights roll off instead of clipping

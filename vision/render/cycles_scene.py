@@ -25,14 +25,14 @@ import numpy as np
 from bpy_extras.object_utils import world_to_camera_view
 from mathutils import Matrix, Vector
 
-from vision.render.cycles import MUG_RADIUS_MM, PHONE_MM, Hand, Lamp, Thing
+from vision.render.cycles_case import MUG_RADIUS_MM, PHONE_MM, Hand, Lamp, Thing
 from vision.render.cycles_print import board_print
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Mapping
 
     from hw import BoardProfile
-    from vision.render.cycles import CyclesCase
+    from vision.render.cycles_case import CyclesCase
 
 MM = 0.001
 BOARD_THICKNESS_MM = 18.0
