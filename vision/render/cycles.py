@@ -215,7 +215,7 @@ def render_pair(case: CyclesCase, threads: int = 2) -> Pair:
                              f"{', '.join(COLOURS)})")
     start = start_occupancy(profile, colours)
     game = _without_things(profile, case)
-    began = time.perf_counter()
+    began, began_cpu = time.perf_counter(), time.process_time()
     scene = Scene(profile, case, threads)
     rng = np.random.default_rng([case.seed, 5])
     scene.set_frame(start, case.lamps, hands=(), things=(), leds={})
@@ -228,7 +228,7 @@ def render_pair(case: CyclesCase, threads: int = 2) -> Pair:
         game_linear, scene.board_mask(), case)
     game_image = develop(game_linear, game_exposure, case, rng)
     cover = scene.cover() if case.hands or case.things else {}
-    seconds = time.perf_counter() - began
+    seconds, cpu_seconds = time.perf_counter() - began, time.process_time() - began_cpu
     truth = {
         "board": case.board,
         "seat_colours": list(colours),
@@ -239,6 +239,7 @@ def render_pair(case: CyclesCase, threads: int = 2) -> Pair:
         "touched": sorted(cover),
         "homography": scene.homography().tolist(),
         "seconds": round(seconds, 1),
+        "cpu_seconds": round(cpu_seconds, 1),
         "renderer": scene.version,
         "case": case.to_json(),
     }
