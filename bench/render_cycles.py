@@ -74,10 +74,9 @@ def write_atomic(path: Path, write) -> None:  # write(tmp_path)
 
 
 def render_case(out: Path, index: int, seed: int, samples: int, threads: int,
-                resolution: tuple[int, int] | None = None, denoise: bool = True) -> float:
-    """Render case `index` into `out`; returns the seconds it took."""
+                resolution: tuple[int, int] | None = None, denoise: bool = True) -> dict:
+    """Render case `index` into `out`; returns its truth (with the seconds it took)."""
     case = case_of(index, seed, samples, resolution, denoise)
-    began = time.perf_counter()
     pair = render_pair(case, threads=threads)
     name = f"{index:04d}"
 
@@ -92,7 +91,7 @@ def render_case(out: Path, index: int, seed: int, samples: int, threads: int,
     truth = {"index": index, "draw_seed": seed, **pair.truth}
     write_atomic(out / f"{name}.json",
                  lambda tmp: tmp.write_text(json.dumps(truth, indent=1) + "\n"))
-    return time.perf_counter() - began
+    return truth
 
 
 def done(out: Path, index: int) -> bool:
@@ -118,10 +117,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.cases - len(todo)} of {args.cases} cases already in {args.out}; "
           f"rendering {len(todo)}", flush=True)
     for index in todo:
-        seconds = render_case(args.out, index, args.seed, args.samples, args.threads,
-                              args.resolution, not args.no_denoise)
-        print(f"{time.strftime('%Y-%m-%d %H:%M:%S')} case {index:04d} "
-              f"({BOARDS[index % 2]}) {seconds:.0f} s", flush=True)
+        truth = render_case(args.out, index, args.seed, args.samples, args.threads,
+                            args.resolution, not args.no_denoise)
+        case = truth["case"]
+        print(f"{time.strftime('%Y-%m-%d %H:%M:%S')} case {index:04d} ({truth['board']}, "
+              f"{case['width']}x{case['height']}, {case['samples']} samples): "
+              f"{truth['seconds']:.0f} s, {truth['cpu_seconds']:.0f} s CPU", flush=True)
     return 0
 
 
