@@ -22,16 +22,20 @@ function svgNode(name, attributes) {
 // of that colour carries. Returns the board object that `paintBoard` updates.
 function drawBoard(svg, profile, initials, options) {
   const small = Boolean(options && options.small);
+  const markers = Boolean(options && options.markers);
   // The wood around the holes (a board's plain rim is left out: bigger holes on a screen),
-  // and room for the players' names outside it.
+  // and room for the players' names outside it; with `markers` the whole board and its
+  // corner markers, as the camera sees them.
   const xs = profile.holes.map((hole) => hole.x), ys = profile.holes.map((hole) => -hole.y);
   const pad = profile.marble_diameter_mm + 6;
-  const left = Math.min(...xs) - pad, top = Math.min(...ys) - pad;
-  const width = Math.max(...xs) + pad - left, height = Math.max(...ys) + pad - top;
-  const margin = small ? 0 : LABEL_MARGIN_MM;
+  let left = Math.min(...xs) - pad, top = Math.min(...ys) - pad;
+  let width = Math.max(...xs) + pad - left, height = Math.max(...ys) + pad - top;
+  if (markers) [left, top, width, height] = [-profile.board_mm[0] / 2, -profile.board_mm[1] / 2, ...profile.board_mm];
+  const margin = small || markers ? 0 : LABEL_MARGIN_MM;
   svg.replaceChildren();
   svg.setAttribute("viewBox", `${left - margin} ${top - margin} ${width + 2 * margin} ${height + 2 * margin}`);
   svg.appendChild(svgNode("rect", { x: left, y: top, width, height, rx: pad, class: "surface" }));
+  if (markers) drawMarkers(svg, profile);
   const holeR = profile.hole_diameter_mm / 2;
   const marbleR = (profile.marble_diameter_mm / 2) * MARBLE_SCALE;
   const board = { svg, profile, initials, holes: new Map(), labels: new Map(), painted: {} };
@@ -65,6 +69,19 @@ function drawBoard(svg, profile, initials, options) {
     board.holes.set(hole.id, { group, ring, ball, letter, title });
   }
   return board;
+}
+
+function drawMarkers(svg, profile) {
+  for (const marker of profile.markers || []) {
+    const half = marker.size / 2;
+    svg.appendChild(svgNode("rect", { x: marker.x - half, y: -marker.y - half, width: marker.size,
+                                      height: marker.size, class: "marker" }));
+    const label = svgNode("text", { x: marker.x, y: -marker.y, class: "marker-id",
+                                    "text-anchor": "middle", "dominant-baseline": "central",
+                                    "font-size": (half * 0.9).toFixed(1) });
+    label.textContent = marker.id;
+    svg.appendChild(label);
+  }
 }
 
 function drawSeatLabels(svg, profile, board) {

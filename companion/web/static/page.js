@@ -618,7 +618,10 @@ function showCamera(state) {
     : [el("li", { class: "none", text: texts.no_warnings })]));
   $("camera-hint").textContent = camera.status === "lost" ? texts.hint_lost
     : warnings.length ? texts.hint_warnings : texts.hint_ok;
-  if (!page.cameraBoard) page.cameraBoard = window.DogBoard.drawBoard($("camera-board"), profile, texts.initials);
+  if (!page.cameraBoard) {
+    page.cameraBoard = window.DogBoard.drawBoard($("camera-board"), profile, texts.initials,
+                                                 { markers: true });
+  }
   window.DogBoard.paintBoard(page.cameraBoard, { holes: state.holes, disturbed: state.disturbed });
 }
 
