@@ -7,6 +7,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from hw import load_profile
 from tests.vision.conftest import some_position
 from vision.reader.board_reader import BoardReader
 from vision.reader.occlusion import (
@@ -19,6 +20,7 @@ from vision.reader.occlusion import (
     region_share,
 )
 from vision.render import RenderConditions, render, start_occupancy
+from vision.render.cases import draw_case
 
 # A dim evening on wood with two dark hands over the board: a benchmark case (bench/vision.py,
 # seed 2024, case 181) where a hand looked like a shadow point by point and a red marble under
@@ -208,3 +210,17 @@ def test_marbles_that_left_their_kennel_leave_no_foreign_region(brandi6):
     reading = BoardReader(brandi6, start.image).read(frame.image)
     assert reading.evidence is not None and reading.evidence.nothing_over
     assert reading.holes == occupancy
+
+
+def test_a_hand_over_the_edge_of_a_hole_sets_occluded_with_every_hole_read_right():
+    # A benchmark-like case (seed 2030, case 29): a hand covers 28 % of a marble's circle,
+    # every hole is read right, none "?"; the flag still says that a hand is over the board.
+    profile = load_profile("brandi-6")
+    rng = np.random.default_rng([2030, 29])
+    test, reference, occupancy = draw_case(profile, rng, 2030058)
+    start = render(profile, start_occupancy(profile), reference, seed=2030058)
+    frame = render(profile, occupancy, test, seed=2030059)
+    assert frame.touched and max(frame.cover.values()) < 0.5
+    reading = BoardReader(profile, start.image).read(frame.image)
+    assert reading.holes == occupancy
+    assert reading.occluded

@@ -75,6 +75,9 @@ PLAIN_NEIGHBOURS = 4  # plain track holes that say what the bare board looks lik
 BLIND_KENNEL_SHARE = 0.5  # a kennel with this share of its holes overexposed is blind
 BLIND_BOARD_SHARE = 0.5  # a reference overexposed over this share of the bare board: warned
 KENNEL_REACH_MM = 22.0  # a kennel marble's shadow and edge fall this far from its hole's centre
+# A foreign region (not a stray) this close to a hole's centre may cover the edge of its marble
+# (8 mm): the occlusion test sees the board only from the rings (12-14 mm) out, every grid step.
+TOUCH_REACH_MM = 20.0
 
 # Without a reference frame: how each marble typically looks against the plain board around
 # it (the colour features below: log B, G, R ratio and unevenness), measured with this reader
@@ -253,7 +256,9 @@ def default_prototypes(profile: BoardProfile, features: HoleFeatures,
 
 @dataclass
 class HoleReading:
-    """The reading of one frame: ``holes`` maps every hole id to a colour, None or "?"."""
+    """The reading of one frame: ``holes`` maps every hole id to a colour, None or "?";
+    ``occluded``: something lies over the board, a hole is "?" or (with a reference) a foreign
+    region other than a stray reaches within `TOUCH_REACH_MM` of a hole."""
 
     holes: dict[str, str | None]
     confidence: float
@@ -425,7 +430,10 @@ class BoardReader:
         names = tuple(prototypes.names[index] for index in best)
         visible = ~hidden
         board_confidence = float(confidence[visible].min()) if visible.any() else 0.0
-        return HoleReading(holes, board_confidence, bool(hidden.any()), fit, confidence,
+        occluded = bool(hidden.any())
+        if evidence is not None and not evidence.nothing_over:
+            occluded |= bool((evidence.reach <= TOUCH_REACH_MM).any())
+        return HoleReading(holes, board_confidence, occluded, fit, confidence,
                            features, names, evidence, pairs)
 
     def _pair_evidence(self, features: HoleFeatures, prototypes: Prototypes,
