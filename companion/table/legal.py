@@ -15,53 +15,65 @@ from companion.rules import Card, Move, Position, legal_moves
 from companion.table.board import BoardMap, View
 from companion.table.leds import Lit, lit_by
 
-CACHE_SIZE = 32
+CACHE_SIZE = 6
+"""The current position's cards (one announced, maybe replaced) and a few before it."""
 
 
-def view_key(view: View) -> frozenset[tuple[str, str | None]]:
-    """A hashable form of a board view."""
-    return frozenset(view.items())
+Diff = dict[str, str | None]
+"""What a result changes in the board view before it: key → new value."""
+
+
+def diff_key(diff: Diff) -> frozenset[tuple[str, str | None]]:
+    """A hashable form of a change of the board view."""
+    return frozenset(diff.items())
 
 
 @dataclass(frozen=True)
 class Legal:
-    """The legal moves of ``card`` for the player to move in ``before``."""
+    """The legal moves of ``card`` for the player to move in ``before``; each result kept
+    as the few view entries it changes (a 7 can have thousands of results)."""
 
     before: Position
     card: Card
     moves: tuple[Move, ...]
     before_view: View
-    views: tuple[View, ...]
-    by_view: dict[frozenset[tuple[str, str | None]], Move]
+    diffs: tuple[Diff, ...]
+    by_diff: dict[frozenset[tuple[str, str | None]], Move]
     lit: Lit
 
     @classmethod
     def of(cls, board: BoardMap, before: Position, card: Card) -> Legal:
         """Work out the legal results of a card."""
         moves = tuple(legal_moves(before, card))
-        views = tuple(board.view(move.result) for move in moves)
-        by_view: dict[frozenset[tuple[str, str | None]], Move] = {}
-        for move, view in zip(moves, views, strict=True):
-            by_view.setdefault(view_key(view), move)
-        return cls(before, card, moves, board.view(before), views, by_view,
-                   lit_by(moves, board))
+        before_view = board.view(before)
+        diffs = tuple(changes(before_view, board.view(move.result)) for move in moves)
+        by_diff: dict[frozenset[tuple[str, str | None]], Move] = {}
+        for move, diff in zip(moves, diffs, strict=True):
+            by_diff.setdefault(diff_key(diff), move)
+        return cls(before, card, moves, before_view, diffs, by_diff, lit_by(moves, board))
 
     def result(self, view: View) -> Move | None:
         """The legal move whose result the board view shows, if any."""
-        return self.by_view.get(view_key(view))
+        return self.by_diff.get(diff_key(changes(self.before_view, view)))
 
     def on_the_way(self, view: View) -> list[str] | None:
         """The changed keys of ``view`` when every change is one some legal result makes
         (a marble already where the result puts it, a hole the result empties or fills
         emptied, a kennel part-way); None when the reading is on the way to none."""
         before = self.before_view
-        changed = [key for key, value in view.items() if before.get(key) != value]
+        changed = list(changes(before, view))
         if not changed:
             return None
-        for result in self.views:
-            if all(_toward(key, before.get(key), view[key], result.get(key)) for key in changed):
+        for diff in self.diffs:
+            if all(_toward(key, before.get(key), view[key], diff.get(key, before.get(key)))
+                   for key in changed):
                 return changed
         return None
+
+
+def changes(before: View, after: View) -> Diff:
+    """The entries of ``after`` that differ from ``before``."""
+    return {key: value for key, value in after.items() if before.get(key) != value}
 
 
 def _toward(key: str, before: str | None, now: str | None, result: str | None) -> bool:
