@@ -82,7 +82,6 @@ def page_texts() -> dict[str, object]:
         "your_turn": gettext("Your turn"),
         "your_seat": gettext("Your seat: %(name)s"),
         "not_your_turn": gettext("Wait for your turn."),
-        "need_pin": gettext("Only the referee may do this: enter the PIN."),
         "done_sent": gettext("The table judges the board now."),
         "manual_pick": gettext("Tap a marble, then the hole it moved to."),
         "manual_next": gettext("Now tap where %(hole)s went."),

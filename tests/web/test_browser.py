@@ -163,6 +163,14 @@ def test_a_first_move_from_setup_to_undo(table: Table, browser: Any, screen: dic
         expect(ben.locator("#turn")).to_contain_text("Du bist dran")
         assert table.state()["moves"] == 0
 
+        # The referee revokes Ben's seat: his next tap is refused and his phone only watches.
+        referee.locator('#seats li[data-seat="1"] button').click()
+        ben.click('#cardpad .card[data-card="K"]')
+        expect(ben.locator("#toast")).to_contain_text("Abgelehnt")
+        expect(ben.locator("body")).to_have_attribute("data-role", "watcher")
+        expect(ben.locator("#cardpad")).to_be_hidden()
+        problems[:] = [text for text in problems if "status of 403" not in text]   # that refusal
+
         # The history view and the language switch.
         referee.click('nav a[data-view="history"]')
         expect(referee.locator("#moves li")).to_have_text(["Noch keine Züge."])

@@ -45,15 +45,22 @@ async function send(url, body) {
   let answer = {};
   try { answer = await response.json(); } catch (error) { answer = {}; }
   if (!response.ok) {
-    if (response.status === 401 || (response.status === 403 && session.role !== "referee")) {
-      toast(answer.error ? say(texts.error, { message: answer.error }) : texts.need_pin);
-    } else {
-      toast(say(texts.error, { message: answer.error || response.statusText }));
-    }
+    toast(say(texts.error, { message: answer.error || response.statusText }));
+    // Refused as not allowed: the role may have changed (a revoked seat, an expired login).
+    if (response.status === 403) refreshSession();
     return null;
   }
   if (answer && answer.format === "dog-table/1") showState(answer);
   return answer;
+}
+
+async function refreshSession() {
+  try {
+    const response = await fetch("/api/session", { credentials: "same-origin" });
+    if (!response.ok) return;
+    Object.assign(session, await response.json());
+  } catch (error) { return; }
+  if (page.state) showState(page.state);
 }
 
 function toast(message) {
