@@ -178,7 +178,6 @@ class Table:
 
     def _state(self) -> dict[str, Any]:
         game = self._game
-        board = self._board
         request = self._request or {}
         phase = "setup" if game is None else "over" if game.over else "play"
         state: dict[str, Any] = {
@@ -218,11 +217,10 @@ class Table:
             "reading_error_code": None if self._reading_error is None else {
                 "code": self._reading_error.code, "args": dict(self._reading_error.details)},
             "redrawn": game is not None and game.redrawn,
+            "turn": None if game is None else game.turn,
             "undo_requested": self._undo_requested,
             "notice": self._notice,
         }
-        if board is not None and game is not None:
-            state["turn"] = game.turn
         return state
 
     def _shown_holes(self) -> dict[str, str | None]:
