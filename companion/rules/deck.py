@@ -1,6 +1,6 @@
 """The card deck: 110 cards, a stack to draw from and a discard pile.
 
-The deck is two French decks of 52 cards plus 3 jokers each (RULES.md section 1). Suits play
+The deck is two French decks of 52 cards plus 3 jokers each (docs/rulebook.md#material). Suits play
 no part in Dog, so a deck is a multiset of :class:`Card` values: eight of every rank and six
 jokers. Every shuffle uses the :class:`random.Random` the deck was given, so a seeded generator
 makes a whole game reproducible.

@@ -1,8 +1,9 @@
 """Game flow: rounds, deals, the card exchange, turns, folding and the end of the game.
 
 A :class:`Game` is driven by events (:mod:`companion.rules.record`). Each event method checks
-the event against the rules of RULES.md sections 7 and 8 and either applies it or raises a
-:class:`GameError` that names what is wrong -- and then the game is unchanged.
+the event against the rules of docs/rulebook.md (rounds and turns, folding, small games) and
+either applies it or raises a :class:`GameError` that names what is wrong -- and then the game
+is unchanged.
 
 Two modes share one API:
 
@@ -445,7 +446,7 @@ class Game:
                 )
         elif not self._redrawn:
             raise FoldError(
-                f"player {player} must first discard one card and draw one (RULES.md section 8)"
+                f"player {player} must first discard one card and draw one (rule book: folding)"
             )
         elif cards is not None and len(cards) != 1:
             raise HandError(f"after the redraw the player discards one card, not {len(cards)}")

@@ -1,4 +1,4 @@
-"""Legal moves (the move generator): every position a card can lead to (RULES.md sections 2 to 7).
+"""Legal moves (the move generator): every position a card can lead to (docs/rulebook.md 2-12).
 
 The generator works on a flat, mutable copy of the position (:class:`Work`): one location code
 per peg and an occupancy table of the track, so that a move is a few list assignments. The 7 is
@@ -72,7 +72,7 @@ class Work:
                 self.occ[code] = peg
 
     def protected(self, peg: int) -> bool:
-        """Whether ``peg`` is protected on its own start field (RULES.md section 3)."""
+        """Whether ``peg`` is protected on its own start field (docs/rulebook.md#protection)."""
         code = self.locs[peg]
         return code == FRESH or (self.always and code == self.start[peg])
 
@@ -309,7 +309,7 @@ Pruner = Callable[[int, int, Victims], bool]
 
 
 def _search_seven(work: Work, goal: Position | None = None) -> dict[int, SevenResult]:
-    """Every result of every split of the 7 in every order (RULES.md section 5), by state key.
+    """Every result of every split of the 7 in every order (docs/rulebook.md#seven), by state key.
 
     Depth-first over (points left, pegs moved), applying each part to ``work`` in place and
     undoing it. A node is keyed exactly by one int that packs every peg's code into 7 bits with
@@ -637,7 +637,7 @@ _PLAYERS_IN = tuple(
 
 
 def _jack(work: Work, found: Found) -> None:
-    """Every swap, or the Jack without effect (RULES.md section 6)."""
+    """Every swap, or the Jack without effect (docs/rulebook.md#jack)."""
     player = work.controlled()
     if player is None:
         return

@@ -309,7 +309,7 @@ class Position:
     def controlled(self, player: int | None = None) -> int | None:
         """Whose pegs ``player`` (default: the player to move) moves now.
 
-        The player's own pegs; once they are all home, the partner's (RULES.md section 7);
+        The player's own pegs; once they are all home, the partner's (docs/rulebook.md#partner);
         None when all are home and there is no partner.
         """
         if player is None:

@@ -1,4 +1,4 @@
-"""The referee: is an observed position a legal result of the card played? (RULES.md section 10)"""
+"""The referee: is an observed position a legal result of the card played? (rulebook#referee)"""
 
 from __future__ import annotations
 

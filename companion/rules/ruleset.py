@@ -1,4 +1,4 @@
-"""Rule sets: the options in which the rule texts differ (RULES.md section 9)."""
+"""Rule sets: the options in which the rule texts differ (docs/rulebook.md#options)."""
 
 from __future__ import annotations
 
@@ -22,11 +22,11 @@ _DEAL_KEYS = ("first", "cycle")
 
 @dataclass(frozen=True)
 class DealSequence:
-    """How many cards every player receives per round (RULES.md sections 7 and 9): the rounds
+    """How many cards every player receives per round (docs/rulebook.md#turns): the rounds
     of ``first`` once, then the rounds of ``cycle`` over and over.
 
     ``DealSequence((), (6, 5, 4, 3, 2))`` deals 6, 5, 4, 3, 2, 6, 5, … (the default);
-    :data:`ALM_DOG_DEALS` deals 6, 5, 4, 3, 2, 5, 4, 3, 2, 5, … (seed ``000``). As JSON a plain
+    :data:`ALM_DOG_DEALS` deals 6, 5, 4, 3, 2, 5, 4, 3, 2, 5, … (ALM DOG). As JSON a plain
     cycle is a list, ``[6, 5, 4, 3, 2]``; with a first part it is an object,
     ``{"first": [6], "cycle": [5, 4, 3, 2]}``. Deal sequences compare by ``first`` and ``cycle``
     as written.
@@ -117,7 +117,7 @@ class RuleSet:
     * ``direction``: how the track runs on the physical board (the engine ignores it).
     * ``team_game``: ``"teams"`` -- 4 or 6 players in teams of two partners;
       ``"teams_or_individual"`` -- also 2, 3 or 5 players, each on their own with 5 pegs
-      (RULES.md section 8).
+      (docs/rulebook.md#small-games).
     """
 
     start_protection: str = "fresh"
@@ -253,4 +253,4 @@ SCHMIDT = RuleSet(
 PRESETS: dict[str, RuleSet] = {"swiss": SWISS, "schmidt": SCHMIDT}
 
 ALM_DOG_DEALS = DealSequence((6,), (5, 4, 3, 2))
-"""ALM DOG (seed ``000``): the 6th round deals 5 again, not 6: 6, 5, 4, 3, 2, 5, 4, 3, 2, 5, …"""
+"""ALM DOG: the 6th round deals 5 again, not 6: 6, 5, 4, 3, 2, 5, 4, 3, 2, 5, …"""

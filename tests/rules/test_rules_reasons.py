@@ -120,3 +120,24 @@ def test_colours_and_cards_are_translated() -> None:
 def test_an_unknown_language_is_refused() -> None:
     with pytest.raises(ValueError, match="language 'fr'"):
         reason_text("game_over", {"mover_color": "red"}, "fr")
+
+
+def test_every_rule_anchor_is_in_the_rulebook() -> None:
+    rulebook = (REPO / "docs" / "rulebook.md").read_text(encoding="utf-8")
+    anchors = set(re.findall(r'<a id="([a-z-]+)"></a>', rulebook))
+    assert {entry.rule for entry in CATALOGUE.values()} - {None} <= anchors
+
+
+def test_docs_list_every_code_with_its_sentences_in_both_languages() -> None:
+    docs = (REPO / "docs" / "rules.md").read_text(encoding="utf-8")
+    for code in CATALOGUE:
+        row = next((line for line in docs.splitlines() if line.startswith(f"| `{code}` |")), "")
+        assert row, f"docs/rules.md has no row for {code}"
+        assert reason_text(code, EXAMPLES[code], "en") in row
+        assert reason_text(code, EXAMPLES[code], "de") in row
+
+
+def test_the_docs_link_no_file_outside_the_repository() -> None:
+    for name in ("rules.md", "game-record.md", "rulebook.md"):
+        text = (REPO / "docs" / name).read_text(encoding="utf-8")
+        assert "../shared" not in text and "RULES.md" not in text, name
