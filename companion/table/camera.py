@@ -199,7 +199,9 @@ class CameraLoop:
         try:
             reading = reader.read(frame.image)
         except LocateError as error:
-            self.table.camera_warnings([f"the board is not found in the picture: {error}"])
+            self.table.camera_warnings([f"the board is not found in the picture: {error}"],
+                                       codes=[{"code": "board_not_found",
+                                               "args": {"why": str(error)}}])
             return
         self.frames_read += 1
         self.table.camera_warnings(list(getattr(reader, "warnings", ())))

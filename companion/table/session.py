@@ -110,6 +110,7 @@ class Table:
         self._candidate: tuple[View, float] | None = None
         self._notice: str | None = None
         self._lost_why = ""
+        self._camera_codes: list[dict[str, Any]] = []
         self._closed = False
         self._reset_game()
         self._resume()
@@ -208,7 +209,10 @@ class Table:
             else self._current_legal().lit.holes,  # type: ignore[union-attr]
             "camera": {**self._camera, "warnings": (
                 [f"camera lost: {self._lost_why}"] if self._camera["status"] == "lost" else []
-            ) + list(self._camera["warnings"])},
+            ) + list(self._camera["warnings"]), "warning_codes": (
+                [{"code": "camera_lost", "args": {"why": self._lost_why}}]
+                if self._camera["status"] == "lost" else []
+            ) + [dict(code) for code in self._camera_codes]},
             "disturbed": list(self._disturbed),
             "exchange": game is not None and game.phase is Phase.EXCHANGE,
             "hand_size": 0 if game is None or game.round == 0 else game.deal_size(game.round),
@@ -659,14 +663,18 @@ class Table:
                 return
             self._commit_camera(status, "")
 
-    def camera_warnings(self, warnings: Sequence[str], reference: bool | None = None) -> None:
-        """The reader's warnings (overexposed kennel, markers not found), in English."""
+    def camera_warnings(self, warnings: Sequence[str], reference: bool | None = None,
+                        codes: Sequence[dict[str, Any]] = ()) -> None:
+        """The reader's warnings (overexposed kennel, markers not found), in English, and
+        those the table's pages can translate as ``{"code", "args"}`` (``board_not_found``;
+        ``camera_lost`` comes with a lost camera)."""
         with self._lock:
             new = list(warnings)
             if new == self._camera["warnings"] and (reference is None
                                                     or reference == self._camera["reference"]):
                 return
             self._camera["warnings"] = new
+            self._camera_codes = [dict(code) for code in codes]
             if reference is not None:
                 self._camera["reference"] = reference
             self._changed()

@@ -107,3 +107,17 @@ def test_a_silent_camera_is_reported_lost(profile4: BoardProfile, tmp_path: Path
         clock.now += 2.5
         wait_for(lambda: table.state()["camera"]["status"] == "lost", "the camera lost")
         assert "no frame for 2 s" in table.state()["camera"]["warnings"][0]
+
+
+def test_a_frame_without_the_board_is_a_warning_in_words(profile4: BoardProfile,
+                                                         tmp_path: Path) -> None:
+    import numpy as np
+
+    table = Table(profile4, state_dir=tmp_path)
+    source = SimulatedSource(timeout=60)
+    with CameraLoop(table, source, simulated=True):
+        source.push(np.zeros((480, 640, 3), np.uint8), 0.0)
+        wait_for(lambda: bool(table.state()["camera"]["warning_codes"]), "a warning")
+        camera = table.state()["camera"]
+        assert camera["warning_codes"][0]["code"] == "board_not_found"
+        assert camera["warnings"][0].startswith("the board is not found in the picture")

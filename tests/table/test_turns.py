@@ -191,6 +191,8 @@ def test_a_camera_lost_mid_turn_leaves_manual_entry(camera_table: Table) -> None
     camera_table.camera_lost("no frame for 2 s")
     state = camera_table.state()
     assert state["camera"]["status"] == "lost" and "camera lost" in state["camera"]["warnings"][0]
+    assert state["camera"]["warning_codes"] == [{"code": "camera_lost",
+                                                 "args": {"why": "no frame for 2 s"}}]
     with pytest.raises(TableError):
         camera_table.done()
     after = moved(camera_table.state()["position"], 2, ["T41", "K", "K", "K"])
