@@ -38,8 +38,9 @@ def table(tmp_path: Path) -> Iterator[Table]:
         yield table
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """One Chromium for the module; each test opens its own contexts (cookies, storage)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
