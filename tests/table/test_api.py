@@ -297,3 +297,17 @@ def test_every_deal_is_a_journal_row(table: Table, tmp_path: Path) -> None:
     assert kinds == ["setup", "deal", "fold", "fold", "fold", "fold", "deal"]
     deal = Journal.in_dir(tmp_path).events(1)[-1].data
     assert deal == {"round": 2, "dealer": 1, "cards": 5}
+
+
+def test_a_damaged_event_before_others_is_an_error(profile4: BoardProfile,
+                                                   tmp_path: Path) -> None:
+    from companion.store import StoreError
+
+    table = Table(profile4, state_dir=tmp_path)
+    table.setup(setup_request())
+    table.announce("A")
+    table.close()
+    with sqlite3.connect(tmp_path / FILE_NAME) as db:
+        db.execute("UPDATE events SET data = '{}' WHERE seq = 1")
+    with pytest.raises(StoreError, match="event 1 is damaged"):
+        Table(profile4, state_dir=tmp_path)
