@@ -9,7 +9,7 @@ server stops, both pages show that they lost the connection.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +52,21 @@ def browser() -> Iterator[Any]:
             chromium.close()
 
 
+@pytest.fixture
+def open_page(browser: Any) -> Iterator[Callable[..., Any]]:
+    """`open_page(locale=..., viewport=...)`: a page in a new browser context (its own
+    cookies); every context closes when the test ends."""
+    contexts: list[Any] = []
+
+    def open_one(**options: Any) -> Any:
+        contexts.append(browser.new_context(**options))
+        return contexts[-1].new_page()
+
+    yield open_one
+    for context in contexts:
+        context.close()
+
+
 def hole(page: Any, hole_id: str) -> Any:
     """The hole of the live board (the small boards have the same ids)."""
     return page.locator(f'#board [data-hole="{hole_id}"]')
@@ -64,13 +79,13 @@ def marked(name: str) -> re.Pattern[str]:
 
 @pytest.mark.parametrize(("screen", "phone"), [(DESKTOP, PHONE), (PHONE, DESKTOP)],
                          ids=["referee-desktop", "referee-phone"])
-def test_a_first_move_from_setup_to_undo(table: Table, browser: Any, screen: dict[str, Any],
-                                         phone: dict[str, Any]) -> None:
+def test_a_first_move_from_setup_to_undo(table: Table, open_page: Callable[..., Any],
+                                         screen: dict[str, Any], phone: dict[str, Any]) -> None:
     from playwright.sync_api import expect
 
     app = create_app(table, {"SSE_HEARTBEAT_S": 1.0}, pin=RefereePin.from_pin(PIN))
     with live_server(app) as url:
-        referee = browser.new_context(locale="de-CH", **screen).new_page()
+        referee = open_page(locale="de-CH", **screen)
         problems: list[str] = []
         referee.on("console", lambda message: problems.append(message.text)
                    if message.type == "error" else None)
@@ -106,7 +121,7 @@ def test_a_first_move_from_setup_to_undo(table: Table, browser: Any, screen: dic
         expect(referee.locator("#seats img.qr")).to_have_count(4)
         link = referee.locator('#seats li[data-seat="1"] a.seat-link').get_attribute("href")
         assert link and "/join/" in link
-        ben = browser.new_context(locale="de-CH", **phone).new_page()
+        ben = open_page(locale="de-CH", **phone)
         ben.on("console", lambda message: problems.append(message.text)
                if message.type == "error" else None)
         ben.on("pageerror", lambda error: problems.append(str(error)))
@@ -187,7 +202,7 @@ def test_a_first_move_from_setup_to_undo(table: Table, browser: Any, screen: dic
         expect(page.locator("#connection")).to_have_class(marked("lost"))
 
 
-def test_a_seven_entered_part_by_part(table: Table, browser: Any) -> None:
+def test_a_seven_entered_part_by_part(table: Table, open_page: Callable[..., Any]) -> None:
     """The referee enters a 7 split over two marbles, the first knocking out a red one."""
     from playwright.sync_api import expect
 
@@ -200,7 +215,7 @@ def test_a_seven_entered_part_by_part(table: Table, browser: Any) -> None:
     table.override(position)                    # the turn passes to Cleo (green)
     app = create_app(table, {"SSE_HEARTBEAT_S": 1.0}, pin=RefereePin.from_pin(PIN))
     with live_server(app) as url:
-        referee = browser.new_context(locale="en-GB", **DESKTOP).new_page()
+        referee = open_page(locale="en-GB", **DESKTOP)
         referee.goto(url + "/")
         referee.click("#login-open")
         referee.fill("#pin", PIN)
