@@ -7,11 +7,11 @@ import numpy as np
 
 from vision.locate import marker_corners_mm
 from vision.reader.board_reader import UNKNOWN, BoardReader, HoleReading
+from vision.reader.palette import PALETTE_SRGB
 
-CLASS_BGR = {
-    "red": (0, 0, 255), "yellow": (0, 220, 255), "green": (0, 200, 0), "blue": (255, 80, 0),
-    "white": (255, 255, 255), "black": (0, 0, 0), UNKNOWN: (255, 0, 255),
-}
+# Each named colour of the palette in its own colour (BGR); other names grey.
+CLASS_BGR = {name: (b, g, r) for name, (r, g, b) in PALETTE_SRGB.items()} | {
+    UNKNOWN: (255, 0, 255)}
 MARKER_BGR = (0, 255, 0)
 EMPTY_BGR = (160, 160, 160)
 

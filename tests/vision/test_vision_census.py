@@ -32,8 +32,8 @@ def test_a_colour_with_more_holes_than_marbles_hides_the_least_convinced():
 
 
 def test_a_surplus_hole_that_else_looks_empty_stays_in_doubt_even_away_from_hands():
-    # Such holes were once read empty when no hand was found near them; a hand the occlusion
-    # test missed covered some (held out: a marble under a hand read empty).
+    # Reading such a hole empty when no hand is found near it would be wrong where a hand
+    # the occlusion test missed covers it (a marble under a hand read empty).
     scores = scores_for(1, 1, 1, 1, 2, 0)
     scores[0, 1] = scores[0, 3] = 10.0  # holes 1 and 3: red, barely before empty
     reach = np.array([200.0, 200.0, 200.0, AT_REGION_MM, 200.0, 200.0])  # a hand at hole 3

@@ -23,8 +23,8 @@ from vision.render import RenderConditions, render, start_occupancy
 from vision.render.cases import draw_case
 
 # A dim evening on wood with two dark hands over the board: a benchmark case (bench/vision.py,
-# seed 2024, case 181) where a hand looked like a shadow point by point and a red marble under
-# one of its fingers was read as empty.
+# seed 2024, case 181) where a hand looks like a shadow point by point: a red marble under one
+# of its fingers must not be read as empty.
 DIM_EVENING = RenderConditions(
     material="wood", board_variant=3, camera_height_mm=687.1592474041445,
     tilt_deg=0.38892819860738426, yaw_deg=47.8290387648723,
@@ -151,8 +151,8 @@ def test_a_deep_shadow_and_dimmer_light_are_no_foreign_region(brandi4):
 
 
 def test_a_hole_under_an_overexposed_white_card_is_unknown(brandi6):
-    # A training case (seed 7, case 3195) where a black marble under a white card in bright
-    # light was read as empty: the card clips ring and centre in every channel.
+    # A training case (seed 7, case 3195): a black marble under a white card in bright light,
+    # which clips ring and centre in every channel, must not be read as empty.
     lamp = RenderConditions(
         material="wood", board_variant=1, camera_height_mm=825.4645257340926,
         tilt_deg=0.21657985836624138, yaw_deg=298.21422586317004,
