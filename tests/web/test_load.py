@@ -138,7 +138,7 @@ def test_forty_pages_while_the_api_answers(served: tuple[int, Any]) -> None:
 
 
 def test_the_real_server_answers_oversized_bodies_with_json(served: tuple[int, Any]) -> None:
-    port, app = served
+    port, _app = served
     api = Api(port)
     api.csrf = api.call("GET", "/api/session")[1]["csrf"]
     status, answer = api.call("POST", "/api/observe", {"holes": {"T1": "x" * 100_000}})
