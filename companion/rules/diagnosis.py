@@ -83,7 +83,7 @@ _RANKS = {
         "protected_passed", "protected_landed_on", "home_entry_from_behind",
         "home_entry_fresh", "home_passed", "home_field_taken", "landed_on_left_standing",
         "passed_left_standing", "knocked_out_earlier", "partner_seven_too_early",
-        "other_player_moved", "no_forward_way", "start_wrong_card", "several_pegs_moved",
+        "other_player_moved", "no_forward_way", "start_wrong_card", "moved_without_cause",
         "seven_wrong_total", "kennel_without_cause", "fresh_mark_lost", "fresh_mark_added",
     ))
 }
@@ -654,7 +654,7 @@ class _Diagnosis:
                 steps = self.steps(*self.flat(pair.peg), pair.target)
                 total += steps if steps is not None else 0
             bound = sum(_ROLE_COST.get(pair.role, 0) for pair in reading)
-            if parts and total != SEVEN_POINTS:
+            if total != SEVEN_POINTS:
                 bound += 1 if abs(total - SEVEN_POINTS) == 1 else 2
             readings.append((bound, parts, total, reading))
         readings.sort(key=lambda item: (item[0], len(item[1])))
@@ -717,7 +717,7 @@ class _Diagnosis:
         mover = self.mover
         out: list[Mistake] = []
         knocked: dict[int, Knock] = {}
-        if total != SEVEN_POINTS and order:
+        if total != SEVEN_POINTS:
             out.append(Mistake("seven_wrong_total", 1 if abs(total - SEVEN_POINTS) == 1 else 2,
                                partial(self.wrong_total, order, total)))
         for pair in order:
@@ -774,7 +774,9 @@ class _Diagnosis:
             if role in ("kennel", "part"):
                 return []
             if knock.landed:
-                return [Mistake("landed_on_left_standing", 1,
+                # pushed aside: found on a neighbouring field (further away, it moved too)
+                near = role == "same" or self.near(player, origin, pair.target)
+                return [Mistake("landed_on_left_standing", 1 if near else 2,
                                 partial(self.left_standing, "landed_on_left_standing", knock))]
             # a passed peg left standing stays where it was; one found elsewhere moved too
             return [Mistake("passed_left_standing", 1 if role == "same" else 2,
@@ -796,13 +798,22 @@ class _Diagnosis:
                 "no_forward_way", {**args(), "card": str(self.card)}))]
         if role == "displaced":
             if player in self.seven_players():
-                return [Mistake("several_pegs_moved", 2, lambda: Reason(
-                    "several_pegs_moved", {"count": 1, "moves": [args()]}))]
+                return [Mistake("moved_without_cause", 2,
+                                lambda: Reason("moved_without_cause", args()))]
             controlled = self.controlled if self.controlled is not None else self.mover
             return [Mistake("other_player_moved", 1, lambda: Reason("other_player_moved", {
                 "color": self.color(player), "card": str(self.card), "moves": [args()],
                 **self.whose(controlled)}))]
         return []
+
+    def near(self, player: int, origin: int, target: int) -> bool:
+        """Whether ``target`` is at most a few track fields from ``origin``."""
+        on_track = {FRESH, *range(self.layout.track_len)}
+        if origin not in on_track or target not in on_track:
+            return False
+        a, b = self.field(player, origin), self.field(player, target)
+        gap = abs(a - b) % self.layout.track_len
+        return min(gap, self.layout.track_len - gap) <= _PUSHED_ASIDE
 
     def left_standing(self, code: str, knock: Knock) -> Reason:
         return Reason(code, {**self.peg(knock.player, knock.code), **self.by(*knock.by)})

@@ -157,6 +157,12 @@ CATALOGUE: dict[str, Entry] = {
         "{count} Kugeln wurden gezogen ({moves}), aber nur die 7 darf auf mehrere Kugeln"
         " verteilt werden",
     ),
+    "moved_without_cause": Entry(
+        "moving",
+        "{color}'s peg went from {from} to {to}, but no part of the move reached it",
+        "die Kugel von {color} kam von {from} nach {to}, aber kein Teil des Zuges hat sie"
+        " erreicht",
+    ),
     "start_wrong_card": Entry(
         "start",
         "{color} started a peg with {card}, but only the A, the K and the Joker move a peg"

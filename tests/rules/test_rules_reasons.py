@@ -36,6 +36,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "four_backward_into_home": {"color": "red", "from": "T2", "to": "H1"},
     "several_pegs_moved": {"count": 2, "moves": [
         {"color": "red", "from": "T3", "to": "T5"}, {"color": "red", "from": "T20", "to": "T23"}]},
+    "moved_without_cause": {"color": "red", "from": "T3", "to": "T5"},
     "start_wrong_card": {"color": "red", "card": "5"},
     "start_wrong_field": {"color": "red", "to": "T3", "start": "T0"},
     "start_onto_protected": {"color": "red", "field": "T0*"},
