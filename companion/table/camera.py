@@ -68,6 +68,7 @@ class CameraLoop:
         self._fresh_start = threading.Event()
         self._reader: Any = None
         self._last_frame: Frame | None = None
+        self._last_reading: tuple[Frame, Any, Any] | None = None   # frame, reader, reading
         self._last_frame_at = clock()
         self._threads: list[threading.Thread] = []
         self.frames_read = 0
@@ -78,7 +79,8 @@ class CameraLoop:
 
     def start(self) -> CameraLoop:
         """Start the grabber and the reading thread."""
-        self.table.attach_camera(self.status, self.take_reference, self.latest_jpeg)
+        self.table.attach_camera(self.status, self.take_reference, self.latest_jpeg,
+                                 self.latest_image)
         for name, target in (("camera-grab", self._grab), ("camera-read", self._read_loop)):
             thread = threading.Thread(target=target, name=name, daemon=True)
             thread.start()
@@ -117,10 +119,21 @@ class CameraLoop:
             frame = self._last_frame
         if frame is None:
             return None
-        import cv2
+        return _jpeg(frame.image)
 
-        ok, data = cv2.imencode(".jpg", frame.image, [cv2.IMWRITE_JPEG_QUALITY, 80])
-        return bytes(data.tobytes()) if ok else None
+    def latest_image(self, overlay: bool) -> bytes | None:
+        """The newest frame read as JPEG; with ``overlay`` its reading drawn over it (the
+        markers, every hole and its colour: `vision.debug.draw_reading`) when the board was
+        found in it. None before the first frame."""
+        with self._lock:
+            frame, read = self._last_frame, self._last_reading
+        if frame is None:
+            return None
+        if overlay and read is not None and read[0] is frame:
+            from vision.debug import draw_reading
+
+            return _jpeg(draw_reading(frame.image, read[1], read[2]))
+        return _jpeg(frame.image)
 
     # -- threads --------------------------------------------------------------------------
 
@@ -199,11 +212,15 @@ class CameraLoop:
         try:
             reading = reader.read(frame.image)
         except LocateError as error:
+            with self._lock:
+                self._last_reading = None
             self.table.camera_warnings([f"the board is not found in the picture: {error}"],
                                        codes=[{"code": "board_not_found",
                                                "args": {"why": str(error)}}])
             return
         self.frames_read += 1
+        with self._lock:
+            self._last_reading = (frame, reader, reading)
         self.table.camera_warnings(list(getattr(reader, "warnings", ())))
         settled = self._stabilizer.update(Observation(frame.timestamp, reading.holes,
                                                       occluded=reading.occluded))
@@ -217,6 +234,13 @@ class CameraLoop:
 
         seats = [player["at"] for player in self.table.state()["players"]] or None
         return BoardReader(self.table.profile, reference=reference, seats=seats)
+
+
+def _jpeg(image: np.ndarray) -> bytes | None:
+    import cv2
+
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    return bytes(data.tobytes()) if ok else None
 
 
 def rendered_source(table: Table, size: tuple[int, int] = SIM_SIZE,

@@ -21,7 +21,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, overload
+from typing import Any, Protocol, overload
 
 from companion.rules import (
     Card,
@@ -40,8 +40,10 @@ from companion.table.board import BoardMap, ReadingError, View, start_holes
 from companion.table.errors import TableError
 from companion.table.game import RefereeGame
 from companion.table.legal import Legal, LegalCache
+from companion.table.settings import Settings, load_settings, save_settings
 from companion.table.setup import parse_setup
 from companion.table.snapshots import DEFAULT_LIMIT_BYTES, SnapshotStore, read_snapshot
+from companion.table.warning_codes import warning_codes
 from firmware_bridge.effects import Scene
 from hw import BoardProfile
 
@@ -54,6 +56,13 @@ MIRROR_INTERVAL_S = 0.1
 """The pages hear of the LED strip's frames at most this often (an animation runs at 30/s)."""
 
 Listener = queue.Queue[dict[str, Any] | None]
+
+
+class Dimmable(Protocol):
+    """The LED strip's comfort settings (`firmware_bridge.strip.LedStrip`)."""
+
+    brightness: float
+    night: bool
 
 
 def _card(text: object) -> Card:
@@ -69,15 +78,18 @@ class Table:
     """The state of one physical (or simulated) table; the web page, buttons, camera loop and
     simulator use only its public methods (``docs/table.md``).
 
-    ``state_dir`` holds the journal (None: a journal in memory); ``leds`` receives the LED
-    scenes (an `Animator`); ``clock`` is the time base of the settle time (tests pass their
-    own).
+    ``state_dir`` holds the journal and the settings (None: a journal in memory); ``leds``
+    receives the LED scenes (an `Animator`); ``strip`` is the strip whose brightness and night
+    mode the settings set (default: the animator's ``strip``); ``settle_s`` is the settle time
+    until the referee changes it (a saved setting wins); ``clock`` is the time base of the
+    settle time (tests pass their own).
     """
 
     def __init__(self, profile: BoardProfile, *, simulated: bool = True,
                  hardware: Mapping[str, str] | None = None,
                  state_dir: str | Path | None = None,
                  leds: scenes.LedSink | None = None,
+                 strip: Dimmable | None = None,
                  settle_s: float = DEFAULT_SETTLE_S,
                  snapshot_limit_bytes: int = DEFAULT_LIMIT_BYTES,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -85,9 +97,15 @@ class Table:
         self.simulated = simulated
         self.hardware = dict(hardware or {"camera": "none", "leds": "none"})
         self.state_dir = None if state_dir is None else Path(state_dir)
-        self.settle_s = settle_s
         self._clock = clock
         self._sink = leds
+        self._strip: Dimmable | None = strip if strip is not None else getattr(leds, "strip",
+                                                                                None)
+        default = Settings(settle_s=settle_s) if self._strip is None else Settings(
+            brightness=float(self._strip.brightness), night=bool(self._strip.night),
+            settle_s=settle_s)
+        self._settings = load_settings(self.state_dir, default)
+        self._dim_strip()
         self._snapshots = (None if self.state_dir is None
                            else SnapshotStore(self.state_dir, snapshot_limit_bytes))
         self._before_jpeg: bytes | None = None
@@ -103,7 +121,7 @@ class Table:
         self._scene_key: object = None
         self._legal = LegalCache()
         self._camera: dict[str, Any] = {"status": "manual", "warnings": [], "reference": False}
-        self._camera_hooks: dict[str, Callable[[], Any]] = {}
+        self._camera_hooks: dict[str, Callable[..., Any]] = {}
         self._reading: dict[str, str | None] | None = None
         self._manual_holes: dict[str, str | None] = {}
         self._reading_error: ReadingError | None = None
@@ -114,6 +132,11 @@ class Table:
         self._closed = False
         self._reset_game()
         self._resume()
+
+    @property
+    def settle_s(self) -> float:
+        """How long a reading must stay unchanged before it is judged (seconds)."""
+        return self._settings.settle_s
 
     @classmethod
     def replayed(cls, profile: BoardProfile,
@@ -214,7 +237,7 @@ class Table:
                 if self._camera["status"] == "lost" else []
             ) + [dict(code) for code in self._camera_codes]},
             "disturbed": list(self._disturbed),
-            "exchange": game is not None and game.phase is Phase.EXCHANGE,
+            "exchange": self._exchange_showing(),
             "hand_size": 0 if game is None or game.round == 0 else game.deal_size(game.round),
             "progress": list(self._progress),
             "reading_error": None if self._reading_error is None else str(self._reading_error),
@@ -224,8 +247,15 @@ class Table:
             "turn": None if game is None else game.turn,
             "undo_requested": self._undo_requested,
             "notice": self._notice,
+            "settings": self._settings.to_json(),
         }
         return state
+
+    def _exchange_showing(self) -> bool:
+        """The partner exchange reminder: only a team game exchanges cards."""
+        game = self._game
+        return (game is not None and game.team_game and not game.over
+                and game.phase is Phase.EXCHANGE)
 
     def _shown_holes(self) -> dict[str, str | None]:
         if self._reading is not None and self._camera["status"] in ("reading", "simulated"):
@@ -586,11 +616,50 @@ class Table:
         """The partner exchange is done: its reminder goes (the first card announced of the
         round ends it too)."""
         with self._lock:
-            game = self._playing()
-            if game.phase is not Phase.EXCHANGE:
-                raise TableError("there is no card exchange to end now", 409)
+            self._playing()
+            if not self._exchange_showing():
+                raise TableError("there is no partner exchange to end now (only a team game "
+                                 "exchanges cards, before the round's first card)", 409)
             self._commit("exchange", {})
             return self._state()
+
+    def change_settings(self, changes: Mapping[str, Any]) -> dict[str, Any]:
+        """Referee: change ``brightness`` (0…1), ``night`` (bool) and/or ``settle_s``
+        (0.2…10 s); kept in the state directory, so a restart keeps them. A bad key or value is
+        refused (400, naming it) and changes nothing."""
+        with self._lock:
+            settings = self._settings.changed(changes)
+            if self._closed:
+                raise TableError("the table is shutting down", 409)
+            save_settings(self.state_dir, settings)
+            self._settings = settings
+            self._dim_strip()
+            self._scene_key = None      # the scene again, so that a still frame is redrawn
+            self._changed()
+            return self._state()
+
+    def _dim_strip(self) -> None:
+        if self._strip is None:
+            return
+        self._strip.brightness = self._settings.brightness
+        self._strip.night = self._settings.night
+
+    def camera_image(self, overlay: bool = False) -> bytes:
+        """The camera's newest frame as JPEG; with ``overlay`` the markers and every hole's
+        reading drawn over it (when the board was found in it). `TableError` 404 without a
+        camera, 409 before its first frame."""
+        with self._lock:
+            hook = self._camera_hooks.get("image")
+        if hook is None:
+            raise TableError("there is no camera image: this table has no camera loop", 404)
+        try:
+            image: bytes | None = hook(overlay)
+        except Exception as error:  # the camera's own error, in words
+            log.exception("camera: no image")
+            raise TableError(f"the camera image could not be made: {error}", 409) from None
+        if image is None:
+            raise TableError("the camera has not delivered a frame yet", 409)
+        return image
 
     def request_undo(self) -> dict[str, Any]:
         """A player asks the referee to take back the last move (the undo button); the
@@ -628,10 +697,12 @@ class Table:
     # -- the camera loop's side ------------------------------------------------------------
 
     def attach_camera(self, status: str, take_reference: Callable[[], Any] | None,
-                      jpeg: Callable[[], bytes | None] | None = None) -> None:
+                      jpeg: Callable[[], bytes | None] | None = None,
+                      image: Callable[[bool], bytes | None] | None = None) -> None:
         """A camera loop feeds this table (``status``: ``reading`` or ``simulated``);
         ``take_reference()`` makes the newest frame the reference, ``jpeg()`` gives the
-        newest frame as JPEG (kept before and after a disputed move)."""
+        newest frame as JPEG (kept before and after a disputed move), ``image(overlay)`` the
+        same with the reading drawn over it when ``overlay`` (:meth:`camera_image`)."""
         if status not in CAMERA_STATUSES:
             raise ValueError(f"camera status {status!r} is not one of "
                              f"{', '.join(CAMERA_STATUSES)}")
@@ -640,6 +711,8 @@ class Table:
                 self._camera_hooks["take_reference"] = take_reference
             if jpeg is not None:
                 self._camera_hooks["jpeg"] = jpeg
+            if image is not None:
+                self._camera_hooks["image"] = image
             self._camera["status"] = status
             self._changed()
 
@@ -664,17 +737,19 @@ class Table:
             self._commit_camera(status, "")
 
     def camera_warnings(self, warnings: Sequence[str], reference: bool | None = None,
-                        codes: Sequence[dict[str, Any]] = ()) -> None:
+                        codes: Sequence[dict[str, Any]] | None = None) -> None:
         """The reader's warnings (overexposed kennel, markers not found), in English, and
-        those the table's pages can translate as ``{"code", "args"}`` (``board_not_found``;
-        ``camera_lost`` comes with a lost camera)."""
+        the same as ``{"code", "args"}`` for the pages to translate (``board_not_found``;
+        without ``codes`` they are recognised from the reader's sentences,
+        `companion.table.warning_codes`; ``camera_lost`` comes with a lost camera)."""
         with self._lock:
             new = list(warnings)
             if new == self._camera["warnings"] and (reference is None
                                                     or reference == self._camera["reference"]):
                 return
             self._camera["warnings"] = new
-            self._camera_codes = [dict(code) for code in codes]
+            self._camera_codes = [dict(code) for code in (
+                warning_codes(new) if codes is None else codes)]
             if reference is not None:
                 self._camera["reference"] = reference
             self._changed()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import Blueprint, Response, jsonify
+from flask import Blueprint, Response, jsonify, request
 from werkzeug.exceptions import BadRequest, Conflict, NotFound
 
 from companion.web.auth import acting_seat, referee_only
@@ -21,6 +21,8 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 SETUP_KEYS: dict[str, type | tuple[type, ...]] = {
     "rules": (str, dict), "board": int, "players": list, "first_dealer": int, "teams": list}
+SETTINGS_KEYS: dict[str, type | tuple[type, ...]] = {
+    "brightness": (int, float), "night": bool, "settle_s": (int, float)}
 SNAPSHOT_ID = re.compile(r"[A-Za-z0-9_.-]{1,80}")
 
 
@@ -75,6 +77,17 @@ def snapshot(snapshot_id: str) -> Response:
     if not SNAPSHOT_ID.fullmatch(snapshot_id):
         raise NotFound(f"there is no snapshot {snapshot_id!r}")
     return Response(current_table().snapshot(snapshot_id), mimetype="image/jpeg")
+
+
+@bp.get("/camera.jpg")
+def camera_image() -> Response:
+    """The camera's newest frame (JPEG); `?overlay=1` draws the markers and every hole's
+    reading over it. 404 without a camera, 409 before its first frame."""
+    overlay = request.args.get("overlay", "0")
+    if overlay not in ("0", "1"):
+        raise BadRequest(f"'overlay' must be 0 or 1, not {overlay!r}")
+    return Response(current_table().camera_image(overlay == "1"), mimetype="image/jpeg",
+                    headers={"Cache-Control": "no-store"})
 
 
 @bp.post("/setup")
@@ -138,6 +151,25 @@ def override() -> Response:
     """Referee: `{}` accepts the disputed move as played, `{"position": P}` sets the board."""
     body = json_body({"position": dict})
     return answer(current_table().override(body.get("position")))
+
+
+@bp.post("/exchange")
+def exchange() -> Response:
+    """`{}`: the partners have exchanged their cards; the reminder goes (the referee, or the
+    seat of the player to move)."""
+    seat = acting_seat("ending the card exchange")
+    json_body({})
+    require_turn(seat, "ending the card exchange")
+    return answer(current_table().end_exchange())
+
+
+@bp.post("/settings")
+@referee_only
+def settings() -> Response:
+    """Referee: `{"brightness": 0…1, "night": bool, "settle_s": seconds}` (any of them);
+    kept by the table across restarts."""
+    body = json_body(SETTINGS_KEYS)
+    return answer(current_table().change_settings(body))
 
 
 @bp.post("/reference")
