@@ -15,8 +15,10 @@ pytestmark = pytest.mark.slow
 
 DATA = ["hw/boards/brandi-4.json", "hw/boards/brandi-6.json",
         "vision/reader/models/hole_match.npz", "vision/reader/models/hole_trust.npz"]
-PAGE_FILES = ["companion/web/templates/*.html", "companion/web/static/*"]
-"""The page's templates and static files, whatever they are called: all of them ship."""
+PAGE_FILES = ["companion/web/templates/*.html", "companion/web/static/*",
+              "companion/web/translations/*/LC_MESSAGES/*.mo"]
+"""The page's templates, static files and compiled catalogues, whatever they are called: all of
+them ship."""
 
 
 @pytest.fixture(scope="module")
@@ -33,6 +35,7 @@ def test_wheel_contains_profiles_templates_static_files_and_networks(wheel: Path
     page = [path.relative_to(REPO).as_posix() for pattern in PAGE_FILES
             for path in sorted(REPO.glob(pattern))]
     assert any(path.endswith(".html") for path in page), "the page has no template"
+    assert any(path.endswith(".mo") for path in page), "the page has no compiled catalogue"
     for path in DATA + page:
         assert path in names, path
     assert any(name.endswith("entry_points.txt") for name in names)
