@@ -51,12 +51,26 @@ def reading_errors() -> dict[str, str]:
     }
 
 
+def camera_warnings() -> dict[str, str]:
+    """The camera's warnings, per code of the table's `camera.warning_codes`."""
+    return {
+        "camera_lost": gettext("The camera is lost: %(why)s"),
+        "board_not_found": gettext("The board is not found in the picture: %(why)s"),
+        "kennel_overexposed": gettext("The %(color)s kennel is overexposed: %(color)s marbles "
+                                      "cannot be told from the board and may be read as "
+                                      "empty."),
+        "board_overexposed": gettext("%(share)s of the board is overexposed: a hand or card "
+                                     "there may go unseen."),
+    }
+
+
 def page_texts() -> dict[str, object]:
     """Every sentence the script puts on the page, keyed by what it is for."""
     return {
         "colors": color_names(),
         "rules": rule_names(),
         "reading_errors": reading_errors(),
+        "camera_warnings": camera_warnings(),
         "initials": color_initials(),
         "connected": gettext("live"),
         "disconnected": gettext("Connection lost. Reconnecting …"),
@@ -108,6 +122,10 @@ def page_texts() -> dict[str, object]:
                              "lit evenly; move the camera so the whole board is in the frame."),
         "hint_warnings": gettext("Fix what the warnings say, then take the reference again."),
         "hint_ok": gettext("Nothing to change."),
+        "hint_exposure": gettext("Lower the camera's exposure or the light over the board, then "
+                                 "take the reference again."),
+        "settings_saved": gettext("Settings saved."),
+        "seconds": gettext("%(s)s s"),
         "error": gettext("Refused: %(message)s"),
         "no_warnings": gettext("No warnings."),
         "notation_words": {"no effect": gettext("no effect"), "back": gettext("back"),

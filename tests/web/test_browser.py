@@ -249,3 +249,45 @@ def test_a_seven_entered_part_by_part(table: Table, open_page: Callable[..., Any
         expect(referee.locator("#moves li[data-n]")).to_have_count(1)
         expect(referee.locator("#turn")).to_contain_text("Cleo to move")
     assert table.state()["moves"] == 1
+
+
+def test_camera_image_settings_and_the_exchange(table: Table,
+                                                open_page: Callable[..., Any]) -> None:
+    """The camera view shows the live image and fetches it again; a reader's warning reads in
+    German; the referee changes the settings; the seat to move ends the partner exchange."""
+    from playwright.sync_api import expect
+
+    players = [{"name": name, "color": color, "at": seat} for seat, (name, color)
+               in enumerate(zip(NAMES, ("red", "yellow", "green", "blue"), strict=True))]
+    table.setup({"rules": "swiss", "board": 4, "players": players, "first_dealer": 0})
+    app = create_app(table, {"SSE_HEARTBEAT_S": 1.0}, pin=RefereePin.from_pin(PIN))
+    with live_server(app) as url:
+        referee = open_page(locale="de-DE", **PHONE)
+        referee.goto(url + "/calibration")
+        image = referee.locator("#camera-image")
+        expect(image).to_be_visible()
+        referee.wait_for_function("document.getElementById('camera-image').naturalWidth > 0")
+        first = image.get_attribute("src")
+        assert first is not None and "overlay=1" in first
+        expect(image).not_to_have_attribute("src", first)        # fetched again
+        table.camera_warnings(["the white kennel is overexposed: white marbles cannot be "
+                               "told from the board"], reference=True)
+        expect(referee.locator("#camera-warnings")).to_contain_text(
+            "Der Zwinger von weiß ist überbelichtet")
+        expect(referee.locator("#camera-hint")).to_contain_text("Belichtung der Kamera")
+
+        referee.click('nav a[data-view="settings"]')
+        expect(referee.locator("#setting-night")).not_to_be_checked()
+        referee.check("#setting-night")
+        referee.fill("#setting-settle", "2.5")
+        referee.click("#settings-save")
+        referee.fill("#pin", PIN)
+        referee.click("#login-submit")
+        expect(referee.locator("#settle-time")).to_have_text("2.5 s")
+        assert table.state()["settings"] == {"brightness": 1.0, "night": True, "settle_s": 2.5}
+
+        referee.click('nav a[data-view="board"]')
+        expect(referee.locator("#exchange")).to_be_visible()
+        referee.click("#exchange-done")
+        expect(referee.locator("#exchange")).to_be_hidden()
+        assert table.state()["exchange"] is False

@@ -247,3 +247,42 @@ def test_every_text_the_script_uses_is_given(app: Flask) -> None:
     for key in re.findall(r"texts\[`(\w+)_\$\{", script):     # texts[`camera_${status}`]
         assert {f"{key}_{status}" for status in ("reading", "lost", "manual", "simulated")} \
             <= set(given)
+
+
+CAMERA_WARNING_ARGS = {"camera_lost": {"why"}, "board_not_found": {"why"},
+                       "kennel_overexposed": {"color"}, "board_overexposed": {"share"}}
+"""The camera's warning codes the page translates and their arguments (docs/table.md);
+``reader_warning`` (a sentence the table does not know) shows its English text."""
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_every_camera_warning_code_has_a_sentence(app: Flask, language: str) -> None:
+    from companion.table.warning_codes import PATTERNS
+    from companion.web.page_texts import camera_warnings
+
+    with app.test_request_context("/", headers={"Accept-Language": language}):
+        sentences = camera_warnings()
+    assert {code for code, _ in PATTERNS} <= set(sentences)
+    assert set(sentences) == set(CAMERA_WARNING_ARGS)
+    for code, args in CAMERA_WARNING_ARGS.items():
+        assert set(re.findall(r"%\((\w+)\)s", sentences[code])) == args, code
+    if language == "de":
+        assert sentences["board_not_found"].startswith("Das Brett ist im Bild nicht")
+
+
+def test_the_camera_view_has_the_live_image(app: Flask) -> None:
+    page = app.test_client().get("/calibration").get_data(as_text=True)
+    assert 'id="camera-image"' in page and 'id="camera-overlay"' in page
+    assert "Marker und Lesung darüber zeichnen" in page
+
+
+def test_the_settings_view_has_its_controls(app: Flask) -> None:
+    page = app.test_client().get("/settings").get_data(as_text=True)
+    for control in ("setting-brightness", "setting-night", "setting-settle", "settings-save"):
+        assert f'id="{control}"' in page, control
+    assert "LED-Helligkeit" in page and "Nachtmodus" in page and "Ruhezeit" in page
+
+
+def test_the_exchange_banner_has_its_button(game: Client) -> None:
+    page = game.get("/").get_data(as_text=True)
+    assert "Karten getauscht" in page

@@ -5,13 +5,14 @@
 
 const $ = (id) => document.getElementById(id);
 const RECONNECT_MS = 10000;   // after a refused stream, as the server's Retry-After says
+const CAMERA_IMAGE_MS = 1500; // the camera view's image is fetched again this often
 const texts = JSON.parse($("page-texts").textContent);
 const profile = JSON.parse($("page-profile").textContent);
 const session = JSON.parse(($("page-session") || { textContent: "{}" }).textContent || "{}");
 const page = {
   state: null, board: null, view: document.body.dataset.view, manual: null, results: null,
   resultsKey: "", history: null, historyKey: "", verdictKey: "", verdictText: null,
-  replay: null, cameraBoard: null, events: null,
+  replay: null, cameraBoard: null, events: null, cameraTimer: null, cameraLoading: false,
 };
 
 function say(template, args) {
@@ -161,7 +162,7 @@ function showState(state, current = false) {
   paintLive();
   if (page.view === "history") loadHistory();
   if (page.view === "calibration") showCamera(state);
-  if (page.view === "settings") setText($("state-version"), String(state.version));
+  if (page.view === "settings") showSettings(state);
 }
 
 // Whether `node` must be redrawn for `parts` (what it shows); remembers them. Untouched nodes
@@ -208,7 +209,8 @@ function showStatus(state) {
   const mine = session.role === "seat" ? `${say(texts.your_seat, { name: playerName(state, session.seat) })} · ` : "";
   setText(node, state.phase !== "play" ? "" : mine + say(texts.round, {
     round: state.round, cards: state.hand_size ?? "", dealer: playerName(state, state.dealer) }));
-  $("exchange").hidden = !state.exchange || !(state.teams || []).length;   // partners only
+  $("exchange").hidden = !state.exchange;   // the table shows it in team games only
+  $("exchange-done").hidden = !mayPlay(state);
   $("reading-error").hidden = !state.reading_error;
   setText($("reading-error"), readingError(state));
   $("undo-requested").hidden = !state.undo_requested;
@@ -619,17 +621,98 @@ function takeBack() {
 function showCamera(state) {
   const camera = state.camera || { status: "manual", warnings: [], reference: false };
   $("camera-status").textContent = texts[`camera_${camera.status}`] || camera.status;
-  const warnings = [...(camera.warnings || [])];
+  const codes = camera.warning_codes || [];
+  // Each warning in the reader's words where its code is known, else the table's English.
+  const warnings = (camera.warnings || []).map((text, i) => {
+    const coded = codes[i];
+    const template = coded && texts.camera_warnings[coded.code];
+    if (!template) return text;
+    const args = { ...coded.args };
+    if (args.color) args.color = texts.colors[args.color] || args.color;
+    return say(template, args);
+  });
   if (!camera.reference && camera.status !== "manual") warnings.unshift(texts.no_reference);
   $("camera-warnings").replaceChildren(...(warnings.length ? warnings.map((text) => el("li", { text }))
     : [el("li", { class: "none", text: texts.no_warnings })]));
-  $("camera-hint").textContent = camera.status === "lost" ? texts.hint_lost
-    : warnings.length ? texts.hint_warnings : texts.hint_ok;
+  const kinds = codes.map((coded) => coded.code);
+  $("camera-hint").textContent = camera.status === "lost" || kinds.includes("board_not_found")
+    ? texts.hint_lost
+    : kinds.some((code) => code.endsWith("_overexposed")) ? texts.hint_exposure
+      : warnings.length ? texts.hint_warnings : texts.hint_ok;
   if (!page.cameraBoard) {
     page.cameraBoard = window.DogBoard.drawBoard($("camera-board"), profile, texts.initials,
                                                  { markers: true });
   }
   window.DogBoard.paintBoard(page.cameraBoard, { holes: state.holes, disturbed: state.disturbed });
+  cameraImage(page.view === "calibration" && camera.status !== "manual");
+}
+
+// The live camera image, fetched again every CAMERA_IMAGE_MS while the camera view is open
+// (a new URL each time: the answer is never cached). The next image replaces the shown one
+// only once it has loaded, so that the picture does not flicker.
+function cameraImage(on) {
+  if (!on) {
+    clearInterval(page.cameraTimer);
+    page.cameraTimer = null;
+    if (page.view === "calibration") { $("camera-image").hidden = true; $("camera-image-missing").hidden = false; }
+    return;
+  }
+  if (page.cameraTimer) return;
+  const load = () => {
+    if (document.visibilityState !== "visible" || page.cameraLoading) return;
+    page.cameraLoading = true;
+    const overlay = $("camera-overlay").checked ? 1 : 0;
+    const next = new Image();
+    next.onload = () => {
+      page.cameraLoading = false;
+      $("camera-image").src = next.src;
+      $("camera-image").hidden = false;
+      $("camera-image-missing").hidden = true;
+    };
+    next.onerror = () => {
+      page.cameraLoading = false;
+      $("camera-image").hidden = true;
+      $("camera-image-missing").hidden = false;
+    };
+    next.src = `/api/camera.jpg?overlay=${overlay}&n=${Date.now()}`;
+  };
+  load();
+  page.cameraTimer = setInterval(load, CAMERA_IMAGE_MS);
+}
+
+// ---- settings -----------------------------------------------------------------------------
+
+function showSettings(state) {
+  setText($("state-version"), String(state.version));
+  const settings = state.settings;
+  if (!settings) return;
+  setText($("settle-time"), say(texts.seconds, { s: settings.settle_s }));
+  const form = $("settings-form");
+  if (form.dataset.edited === "yes" || !stale(form, [settings])) return;
+  $("setting-brightness").value = String(Math.round(settings.brightness * 100));
+  $("setting-night").checked = settings.night;
+  $("setting-settle").value = String(settings.settle_s);
+  showBrightness();
+}
+
+function showBrightness() {
+  $("setting-brightness-value").textContent = `${$("setting-brightness").value} %`;
+}
+
+async function saveSettings(event) {
+  if (event) event.preventDefault();
+  if (!isReferee()) { openLogin(saveSettings); return; }
+  const form = $("settings-form");
+  const answer = await send("/api/settings", {
+    brightness: Number($("setting-brightness").value) / 100,
+    night: $("setting-night").checked,
+    settle_s: Number($("setting-settle").value),
+  });
+  if (!answer) return;
+  form.dataset.edited = "";
+  form.dataset.key = "";
+  showSettings(answer);
+  toast(texts.settings_saved);
 }
 
 // ---- setup --------------------------------------------------------------------------------
@@ -781,7 +864,8 @@ function go(view, push = true) {
   if (!page.state) return;
   if (view === "history") { page.historyKey = ""; loadHistory(); }
   if (view === "calibration") showCamera(page.state);
-  if (view === "settings") setText($("state-version"), String(page.state.version));
+  else cameraImage(false);
+  if (view === "settings") showSettings(page.state);
 }
 
 async function chooseLanguage(event) {
@@ -825,6 +909,15 @@ function wire() {
   form.addEventListener("input", () => { form.dataset.edited = "yes"; setupDealers(); });
   form.addEventListener("submit", startGame);
   $("take-reference").addEventListener("click", takeReference);
+  $("exchange-done").addEventListener("click", () => send("/api/exchange", {}));
+  const settings = $("settings-form");
+  settings.addEventListener("input", () => { settings.dataset.edited = "yes"; showBrightness(); });
+  settings.addEventListener("submit", saveSettings);
+  $("camera-overlay").addEventListener("change", () => {
+    clearInterval(page.cameraTimer);
+    page.cameraTimer = null;
+    if (page.state) showCamera(page.state);
+  });
   setupDealers();
   go(page.view, false);
   connect();
