@@ -65,17 +65,21 @@ class Messages:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._last: tuple[int, str] = (-1, "")
+        self.encoded = 0
+        """States encoded so far (one per version, however many streams send it)."""
 
     def of(self, state: State) -> str:
-        """One SSE message: the state's version as id, the state as one line of JSON."""
+        """One SSE message: the state's version as id, the state as one line of JSON.
+
+        The streams woken by one state all ask at once: the first encodes it while the others
+        wait for its text, so a state is encoded once, not once per stream."""
         version = int(state["version"])
         with self._lock:
-            if self._last[0] == version:
-                return self._last[1]
-        text = f"id: {version}\ndata: {json.dumps(state, separators=(',', ':'))}\n\n"
-        with self._lock:
-            self._last = (version, text)
-        return text
+            if self._last[0] != version:
+                self.encoded += 1
+                self._last = (version, f"id: {version}\ndata: "
+                                       f"{json.dumps(state, separators=(',', ':'))}\n\n")
+            return self._last[1]
 
 
 def stream(listener: queue.Queue[State | None], heartbeat_s: float,

@@ -128,3 +128,28 @@ def test_closing_twice_gives_one_place_back(app: Flask) -> None:
     response.close()
     response.close()
     assert app.extensions["dog_streams"].open == 0
+
+
+def test_a_state_is_encoded_once_for_every_stream_that_sends_it() -> None:
+    import threading
+
+    from companion.web.events import Messages
+
+    messages = Messages()
+    state = {"version": 7, "holes": {f"T{i}": None for i in range(64)}}
+    texts: list[str] = []
+    start = threading.Barrier(20)
+
+    def send() -> None:
+        start.wait()
+        texts.append(messages.of(state))
+
+    threads = [threading.Thread(target=send) for _ in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert messages.encoded == 1 and len(set(texts)) == 1 and len(texts) == 20
+    assert texts[0].startswith("id: 7\ndata: {") and texts[0].endswith("}\n\n")
+    messages.of({**state, "version": 8})
+    assert messages.encoded == 2
