@@ -3,9 +3,11 @@
 `companion.table.camera.CameraLoop` does this in its own threads for a live table.
 :class:`FramePipeline` does the same steps in the caller's thread, frame by frame, so that a
 test or benchmark knows exactly which frame led to which verdict: the virtual table renders a
-frame, `vision.reader.BoardReader` reads it, `vision.stabilize.Stabilizer` keeps only settled
-readings, and the table gets them through its public camera side (``attach_camera``,
-``feed``, ``tick``), with the virtual table's clock as the time of every reading.
+frame, `vision.reader.BoardReader` reads it, the camera loop's
+`companion.table.camera.ReadingFeed` keeps only settled readings and tells the table of
+disturbed frames, and the table gets them through its public camera side (``attach_camera``,
+``feed``, ``unsettled``, ``tick``), with the virtual table's clock as the time of every
+reading.
 """
 
 from __future__ import annotations
@@ -52,13 +54,13 @@ class FramePipeline:
     keep_log: bool = True
     log: list[FrameLog] = field(default_factory=list)
     reader: BoardReader | None = None
-    _stabilizer: Any = None
+    _feed: Any = None
     _last_image: Any = None
 
     def __post_init__(self) -> None:
-        from vision.stabilize import Stabilizer
+        from companion.table.camera import ReadingFeed
 
-        self._stabilizer = Stabilizer(self.stable_s)
+        self._feed = ReadingFeed(self.table, self.stable_s)
         self.table.attach_camera("simulated", self.take_reference)
 
     def take_reference(self) -> None:
@@ -72,28 +74,24 @@ class FramePipeline:
 
     def step(self) -> FrameLog:
         """Render, read and stabilize one frame, and tell the table."""
-        from vision.stabilize import Observation
-
         earlier = self.table.state()
         frame = self.source.read()
         shot = self.source.last
         assert shot is not None
         self._last_image = frame.image
         started, cpu = time.perf_counter(), time.thread_time()
-        settled = None
+        settled = False
         if self.reader is not None:
             reading = self.reader.read(frame.image)
-            settled = self._stabilizer.update(
-                Observation(frame.timestamp, reading.holes, occluded=reading.occluded))
-        if settled is not None:
-            self.table.feed(settled, now=frame.timestamp)
+            settled = self._feed.frame(frame.timestamp, reading.holes, reading.occluded,
+                                       now=frame.timestamp)
         self.table.tick(now=frame.timestamp)
         read_s = time.perf_counter() - started
         read_cpu_s = time.thread_time() - cpu
         state = self.table.state()
         changed = (state["moves"], state["pending"]) != (earlier["moves"], earlier["pending"])
         entry = FrameLog(frame.timestamp, shot.hand is not None, state["moves"],
-                         state["pending"], shot.render_s, read_s, settled is not None, changed,
+                         state["pending"], shot.render_s, read_s, settled, changed,
                          shot.render_cpu_s, read_cpu_s)
         if self.keep_log:
             self.log.append(entry)

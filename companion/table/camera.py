@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
@@ -50,14 +50,12 @@ class CameraLoop:
                  stable_s: float = STABLE_S, lost_after_s: float = LOST_AFTER_S,
                  reopen_every_s: float = REOPEN_EVERY_S,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        from vision.stabilize import Stabilizer
-
         self.table = table
         self.source = source
         self.status = "simulated" if simulated else "reading"
         self._reopen = reopen
         self._reader_factory = reader_factory or self._board_reader
-        self._stabilizer = Stabilizer(stable_s)
+        self._feed = ReadingFeed(table, stable_s)
         self._lost_after_s = lost_after_s
         self._reopen_every_s = reopen_every_s
         self._clock = clock
@@ -197,14 +195,12 @@ class CameraLoop:
 
     def _read(self, frame: Frame) -> None:
         from vision.locate import LocateError
-        from vision.stabilize import Observation, Stabilizer
-
         with self._lock:
             self._last_frame = frame
             reader = self._reader
         if self._fresh_start.is_set():     # back after a loss: the settled board again
             self._fresh_start.clear()
-            self._stabilizer = Stabilizer(self._stabilizer.stable_s)
+            self._feed = ReadingFeed(self.table, self._feed.stable_s)
         if reader is None:
             reader = self._reader_factory(None)
             with self._lock:
@@ -222,11 +218,8 @@ class CameraLoop:
         with self._lock:
             self._last_reading = (frame, reader, reading)
         self.table.camera_warnings(list(getattr(reader, "warnings", ())))
-        settled = self._stabilizer.update(Observation(frame.timestamp, reading.holes,
-                                                      occluded=reading.occluded))
-        if settled is not None:
+        if self._feed.frame(frame.timestamp, reading.holes, reading.occluded):
             self.readings += 1
-            self.table.feed(settled)
 
     def _board_reader(self, reference: np.ndarray | None) -> Any:
         """The reader; once a game is set up it is told which seats play."""
@@ -234,6 +227,40 @@ class CameraLoop:
 
         seats = [player["at"] for player in self.table.state()["players"]] or None
         return BoardReader(self.table.profile, reference=reference, seats=seats)
+
+
+class ReadingFeed:
+    """Between the reader and the table: per frame's reading, the settled board goes to
+    ``table.feed`` (`vision.stabilize.Stabilizer`, ``stable_s``), and a disturbed frame (a
+    hand, motion, an unreadable hole) tells the table at once (``table.unsettled``), so that
+    nothing is judged while a hand is over the board; the board settling again after a
+    disturbance is fed again, even when it did not change, and restarts the settle clock."""
+
+    def __init__(self, table: Table, stable_s: float = STABLE_S) -> None:
+        from vision.stabilize import Stabilizer
+
+        self.table = table
+        self.stable_s = stable_s
+        self._stabilizer = Stabilizer(stable_s)
+        self._disturbed = False
+
+    def frame(self, timestamp: float, holes: Mapping[str, str | None], occluded: bool = False,
+              motion: bool = False, now: float | None = None) -> bool:
+        """One frame's reading (``timestamp``: the frame's time); True when a settled board
+        went to the table (``now``: its time on the table's clock, None: the table's now)."""
+        from vision.stabilize import Observation
+
+        disturbed = occluded or motion or any(value == "?" for value in holes.values())
+        if disturbed and not self._disturbed:
+            self._stabilizer.emitted = None     # the same board settling again counts
+            self.table.unsettled()
+        self._disturbed = disturbed
+        settled = self._stabilizer.update(Observation(timestamp, holes, occluded=occluded,
+                                                      motion=motion))
+        if settled is None:
+            return False
+        self.table.feed(settled, now=now)
+        return True
 
 
 def _jpeg(image: np.ndarray) -> bytes | None:

@@ -557,9 +557,11 @@ class Table:
                 if moves == 0:
                     raise TableError("no move to take back", 409)
                 to = moves - 1
-            if not isinstance(to, int) or isinstance(to, bool) or not 0 <= to < moves:
+            # right after the last move only when folds or an exchange came after it
+            last = moves if self._steps_after_last_move() else moves - 1
+            if not isinstance(to, int) or isinstance(to, bool) or not 0 <= to <= last:
                 raise TableError(f"to: {to!r} is not an earlier move of this game (0…"
-                                 f"{max(moves - 1, 0)})", 400 if not isinstance(to, int)
+                                 f"{max(last, 0)})", 400 if not isinstance(to, int)
                                  else 409)
             self._commit("undo", {"to": to})
             self._reconsider()
@@ -763,6 +765,13 @@ class Table:
             self._reading_at = self._clock() if now is None else now
             self._consider(self._reading_at)
             self._changed()
+
+    def unsettled(self) -> None:
+        """The camera sees a hand, motion or an unreadable hole: a reading waiting for its
+        settle time is not judged; the settle clock starts again with the next stable
+        reading (the camera loop feeds it again, even when it is the same)."""
+        with self._lock:
+            self._candidate = None
 
     def tick(self, now: float | None = None) -> None:
         """Time passes: a reading that stayed unchanged for the settle time is judged."""
@@ -1097,6 +1106,10 @@ class Table:
         self._start_game(request, game_id)
         for step in keep:
             self._step(step)
+
+    def _steps_after_last_move(self) -> bool:
+        """Whether folds (or the end of an exchange) came after the game's last move."""
+        return bool(self._steps) and self._steps[-1]["kind"] not in ("play", "override")
 
     def _after_turn(self) -> None:
         self._undo_requested = False

@@ -163,9 +163,6 @@ def test_every_kind_of_cheat_is_caught_through_the_camera(kind: CheatKind) -> No
     assert_board_is_the_truth(conductor)
 
 
-@pytest.mark.xfail(strict=True, reason="the table judges a reading it waits on (the settle time "
-                   "of an illegal board) while a hand is over the board again: the camera loop "
-                   "feeds only settled readings, so the table does not learn of the hand")
 def test_a_board_put_right_at_once_is_not_judged_under_the_hand() -> None:
     conductor, pipeline = make_conductor("brandi-4", "swiss", 11, cheat=0.0)
     conductor.fast_forward(lambda game: len(game.events) > 40)

@@ -197,6 +197,19 @@ def test_undo_takes_back_moves_and_folds_after_them(table: Table) -> None:
         table.undo()
 
 
+def test_undo_right_after_the_last_move_takes_back_the_folds_after_it(table: Table) -> None:
+    state = table.setup(setup_request())
+    table.announce("A")
+    state = table.observe(position=moved(state["position"], 1, ["K", "K", "K", "T16*"]))
+    with pytest.raises(TableError) as error:
+        table.undo(to=1)         # nothing came after move 1
+    assert error.value.status == 409
+    table.fold()
+    assert table.state()["folded"] == [2]
+    state = table.undo(to=1)
+    assert state["moves"] == 1 and state["folded"] == [] and state["position"]["turn"] == 2
+
+
 def test_subscribers_get_every_change_and_none_at_close(table: Table) -> None:
     listener = table.subscribe()
     first = listener.get_nowait()

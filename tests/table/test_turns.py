@@ -266,3 +266,20 @@ def test_a_takeback_shows_which_marbles_to_put_back(camera_table: Table,
     assert lit["T36"] == (0, 255, 0)
     camera_table.feed(camera_table.believed_holes())
     assert camera_table.state()["disturbed"] == []       # the board matches again
+
+
+def test_a_hand_over_the_board_restarts_the_settle_time(camera_table: Table,
+                                                        clock: Clock) -> None:
+    green_to_move(camera_table, ["T36", "K", "K", "K"])
+    camera_table.announce("5")
+    wrong = with_holes(camera_table, T36=None, T40="green")
+    camera_table.feed(wrong)
+    clock.now += 1.0
+    camera_table.unsettled()        # a hand reaches over the board again
+    clock.now += 1.0
+    camera_table.tick()
+    assert camera_table.state()["pending"] is None     # not judged under the hand
+    camera_table.feed(wrong)        # the hand left the board as it was
+    clock.now += 1.6
+    camera_table.tick()
+    assert camera_table.state()["pending"] == "illegal"
