@@ -146,6 +146,7 @@ def serve(profile: Any, state_dir: Any, options: Any, size: tuple[int, int],
 def add_demo(app: Flask, live: LiveTable) -> None:
     """Serve the demo's endpoints (``/api/demo…``) for ``live`` in ``app``."""
     app.extensions["dog_demo"] = live
+    app.config["DOG_DEMO"] = True       # the page loads demo.js and its seat section
     app.register_blueprint(blueprint())
 
 
