@@ -34,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion.rules import SCHMIDT, SWISS, Card, Position, check, legal_moves
 from companion.rules.cards import CONCRETE_CARDS
+from companion.rules.moves import forget
 
 REPEATS = 3
 COLORS = ("red", "yellow", "green", "blue")
@@ -89,11 +90,11 @@ def cpu(call: Callable[[], Any], position: Position) -> float:
     """
     best = float("inf")
     for _ in range(REPEATS):
-        position.cache = None
+        forget(position)
         start = time.process_time()
         call()
         best = min(best, time.process_time() - start)
-    position.cache = None
+    forget(position)
     return best * 1000
 
 

@@ -18,9 +18,9 @@ from typing import NamedTuple
 from companion.rules.board import FRESH, HOME_FIELDS, KENNEL
 from companion.rules.cards import Card
 from companion.rules.move import Move
-from companion.rules.moves import SEVEN_POINTS, Work
 from companion.rules.position import Position, codes_not_in
 from companion.rules.reasons import Reason
+from companion.rules.work import SEVEN_POINTS, Work
 
 __all__ = ["explain"]
 
@@ -118,21 +118,21 @@ class Knock(NamedTuple):
     by: Change
 
 
-def explain(before: Position, after: Position, card: Card, example: Move | None) -> Reason:
-    """The reason for an observed ``after`` that no legal move of ``card`` gives.
+def explain(before: Position, observed: Position, card: Card, example: Move | None) -> Reason:
+    """The reason for an ``observed`` position that no legal move of ``card`` gives.
 
-    ``example`` is the card's legal move nearest to ``after``, None when the card cannot be
+    ``example`` is the card's legal move nearest to ``observed``, None when the card cannot be
     played at all.
     """
-    return _Diagnosis(before, after, card, example).reason()
+    return _Diagnosis(before, observed, card, example).reason()
 
 
 class _Diagnosis:
     def __init__(
-        self, before: Position, after: Position, card: Card, example: Move | None
+        self, before: Position, observed: Position, card: Card, example: Move | None
     ) -> None:
         self.before = before
-        self.after = after
+        self.observed = observed
         self.card = card
         self.example = example
         self.layout = before.layout
@@ -142,7 +142,7 @@ class _Diagnosis:
         self.left: list[list[int]] = []
         self.arrived: list[list[int]] = []
         self.fresh_marks: list[Reason] = []
-        for player, (old, new) in enumerate(zip(before.codes, after.codes, strict=True)):
+        for player, (old, new) in enumerate(zip(before.codes, observed.codes, strict=True)):
             left = codes_not_in(old, new) if old != new else []
             arrived = codes_not_in(new, old) if old != new else []
             start = self.layout.starts[player]
@@ -642,7 +642,7 @@ class _Diagnosis:
                     for tail in self.pairings(player, moved, self.arrived[player], allowed)
                 ]
             else:
-                options = list(self.pairings(player, pegs, list(self.after.codes[player]),
+                options = list(self.pairings(player, pegs, list(self.observed.codes[player]),
                                              allowed))
             per_player.append(options[:_MAX_PAIRINGS])
         readings = []

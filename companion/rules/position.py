@@ -160,7 +160,7 @@ class Position:
     ignores the turn.
     """
 
-    __slots__ = ("_hash", "_layout", "_pegs", "_players", "_state_key", "_turn", "cache")
+    __slots__ = ("_generated", "_hash", "_layout", "_pegs", "_players", "_state_key", "_turn")
 
     def __init__(
         self,
@@ -177,8 +177,8 @@ class Position:
         self._state_key = key
         self._hash: int | None = None
         self._players: tuple[Player, ...] | None = None
-        self.cache: dict[Any, Any] | None = None
-        """Internal: legal-move results per card, filled by the move generator."""
+        self._generated: dict[Any, Any] | None = None
+        """The moves of each card, kept by :mod:`companion.rules.moves` (nobody else)."""
 
     # -- construction ---------------------------------------------------------------------
 
@@ -545,9 +545,12 @@ def codes_not_in(codes: Sequence[int], other: Sequence[int]) -> list[int]:
     return out
 
 
-def positions_of_one_game(before: Position, after: Position) -> None:
-    """Raise :class:`PositionError` naming the first difference unless both are of one game."""
-    a, b = before.layout, after.layout
+def positions_of_one_game(before: Position, observed: Position) -> None:
+    """Raise :class:`PositionError` naming the first difference unless both are of one game.
+
+    The messages name ``observed`` by the key it has in ``rules check``: ``after``.
+    """
+    a, b = before.layout, observed.layout
     if a == b:
         return
     if a.rules != b.rules:

@@ -84,19 +84,19 @@ class Verdict:
         }
 
 
-def check(before: Position, after: Position, card: Card) -> Verdict:
-    """Whether playing ``card`` in ``before`` (the player to move) can lead to ``after``.
+def check(before: Position, observed: Position, card: Card) -> Verdict:
+    """Whether playing ``card`` in ``before`` (the player to move) can lead to ``observed``.
 
-    Only the peg locations of ``after`` are compared; its turn is ignored. Raises
+    Only the peg locations of ``observed`` are compared; its turn is ignored. Raises
     :class:`~companion.rules.errors.PositionError` when the two positions are not of one game
     (rules, board, colours, seats or teams differ).
     """
-    positions_of_one_game(before, after)
-    found = find_move(before, card, after)
+    positions_of_one_game(before, observed)
+    found = find_move(before, card, observed)
     if found is not None:
         return Verdict(True, card, found)
-    near = nearest(outcomes(before, card), after)
-    why = explain(before, after, card, near[0].move if near else None)
+    near = nearest(outcomes(before, card), observed)
+    why = explain(before, observed, card, near[0].move if near else None)
     return illegal(card, why, near)
 
 
@@ -115,9 +115,9 @@ def illegal(card: Card, why: Reason, near: tuple[Nearest, ...] = ()) -> Verdict:
 
 
 def nearest(
-    candidates: Outcomes, after: Position, count: int = NEAREST_COUNT
+    candidates: Outcomes, observed: Position, count: int = NEAREST_COUNT
 ) -> tuple[Nearest, ...]:
-    """The ``count`` legal results closest to ``after``: fewest differing pegs, then shortest
+    """The ``count`` legal results closest to ``observed``: fewest differing pegs, then shortest
     field distance, then the generator's order.
 
     The number of differing pegs comes from the state keys; moves are built and field
@@ -125,18 +125,18 @@ def nearest(
     """
     if not candidates.keys:
         return ()
-    observed = after.key
-    by_pegs = [(key ^ observed).bit_count() for key in candidates.keys]
+    observed_key = observed.key
+    by_pegs = [(key ^ observed_key).bit_count() for key in candidates.keys]
     cutoff = sorted(by_pegs)[min(count, len(by_pegs)) - 1]
-    layout = after.layout
+    layout = observed.layout
     scored = []
     for index, pegs in enumerate(by_pegs):
         if pegs <= cutoff:
             move = candidates.move(index)
-            scored.append((_distance(layout, move.result.codes, after.codes), index, move))
+            scored.append((_distance(layout, move.result.codes, observed.codes), index, move))
     scored.sort(key=lambda item: (item[0], item[1]))
     return tuple(
-        Nearest(move, differences(move.result, after)) for _, _, move in scored[:count]
+        Nearest(move, differences(move.result, observed)) for _, _, move in scored[:count]
     )
 
 
