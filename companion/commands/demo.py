@@ -223,4 +223,12 @@ def blueprint() -> Blueprint:
             raise Forbidden(f"only seat {player} plays its cards")
         return guarded(lambda: live().play_for(player, body["card"], body["move"]))
 
+    @bp.post("/seats/<int:player>/give")
+    def give(player: int) -> Response:
+        """``{"card": "A"}``: the card this seat passes to its partner in the exchange."""
+        body = json_body({"card": str}, required=("card",))
+        if current_access().seat != player:
+            raise Forbidden(f"only seat {player} passes its cards")
+        return guarded(lambda: live().give_for(player, body["card"]))
+
     return bp

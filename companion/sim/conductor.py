@@ -96,6 +96,8 @@ class Conductor:
     names: Sequence[str] | None = None
     turns: list[Turn] = field(default_factory=list)
     humans: set[int] = field(default_factory=set)
+    gifts: dict[int, Card] = field(default_factory=dict)
+    """The cards people chose to pass in this round's exchange (player → card)."""
     pause_s: float = 0.0
     show_s: float = 0.0
     notify: Callable[[str | None], None] | None = None
@@ -145,7 +147,7 @@ class Conductor:
                     raise
                 self._pump_for(SETTLE_S)
         self._pump_for(SETTLE_S)  # the camera's first settled reading reaches the table
-        self._deal()
+        self._deal(people=False)
 
     def _pump_for(self, seconds: float) -> None:
         until = self.virtual.now + seconds
@@ -171,7 +173,7 @@ class Conductor:
         played = 0
         while not self.game.over and not until(self.game):
             with self.lock:
-                self._deal()
+                self._deal(people=False)
                 player = self.game.turn
                 assert player is not None
                 hands = self.game.hands
@@ -190,13 +192,17 @@ class Conductor:
         return played
 
     def turn(self) -> Turn:
-        """Play the next turn at the table and return what happened."""
-        with self.lock:
-            self._deal()
-            player = self.game.turn
-            assert player is not None
-            self._check_in_step()
-            human = player in self.humans
+        """Play the next turn at the table and return what happened (first waiting, in a
+        round's exchange, until every person has chosen the card they pass)."""
+        while True:
+            with self.lock:
+                if self._deal():
+                    player = self.game.turn
+                    assert player is not None
+                    self._check_in_step()
+                    human = player in self.humans
+                    break
+            self.pump()
         record = self._follow_person(player) if human else self._bot_turn(player)
         self.turns.append(record)
         return record
@@ -219,6 +225,27 @@ class Conductor:
         with self.lock:
             self.humans.discard(player)
 
+    def exchange_due(self, player: int) -> bool:
+        """Whether the person at ``player``'s seat still has to choose the card they pass."""
+        with self.lock:
+            return (self.game.phase is Phase.EXCHANGE and player in self.humans
+                    and player not in self.gifts)
+
+    def give_for(self, player: int, card: str) -> None:
+        """The person at ``player``'s seat passes ``card`` in this round's exchange."""
+        self._known(player)
+        with self.lock:
+            if player not in self.humans:
+                raise ValueError(f"player {player} is played by a bot")
+            if self.game.phase is not Phase.EXCHANGE:
+                raise ValueError("no exchange is due")
+            chosen = _card_of(card)
+            hands = self.game.hands
+            assert hands is not None
+            if chosen not in hands[player]:
+                raise ValueError(f"player {player} does not hold {card}")
+            self.gifts[player] = chosen
+
     def _known(self, player: int) -> None:
         if not isinstance(player, int) or not 0 <= player < len(self.bots):
             raise ValueError(f"player {player!r} is not a player of this game "
@@ -226,16 +253,24 @@ class Conductor:
 
     # -- keeping the dealt game in step with the table ----------------------------------------
 
-    def _deal(self) -> None:
+    def _deal(self, people: bool = True) -> bool:
+        """Deal and exchange in the dealt game: a person passes the card they chose, a bot
+        its own choice. False while a person (``people``) has not chosen yet."""
         game = self.game
         if game.phase is Phase.DEAL:
             game.deal()
         if game.phase is Phase.EXCHANGE:
+            chosen = {p: card for p, card in self.gifts.items() if people and p in self.humans}
+            if people and any(p not in chosen for p in self.humans):
+                return False
             hands = game.hands
             assert hands is not None
-            gifts = [self.bots[p].give(game.position.with_turn(p), hands[p], game.receiver(p))
+            gifts = [chosen[p] if p in chosen else
+                     self.bots[p].give(game.position.with_turn(p), hands[p], game.receiver(p))
                      for p in range(game.players)]
+            self.gifts.clear()
             game.exchange(gifts)
+        return True
 
     def _check_in_step(self) -> None:
         state = self.client.state()

@@ -174,20 +174,32 @@ class LiveTable:
         return self.status()
 
     def seat(self, player: int) -> dict[str, Any]:
-        """What the person at ``player``'s seat may see: the hand and each card's legal moves
-        (only while it is that player's turn)."""
+        """What the person at ``player``'s seat may see: the hand, each card's legal moves
+        (only while it is that player's turn) and whether they have to choose the card they
+        pass in the partner exchange (``give``)."""
         conductor = self._conductor()
         player = self._player(player)
         with conductor.lock:
             hand = conductor.hand(player)
+            give = conductor.exchange_due(player)
             moves: dict[str, list[str]] = {}
-            if conductor.game.turn == player:
+            if conductor.game.turn == player and not give:
                 by_card = legal_moves_by_card(conductor.game.position,
                                               [parse_card(c) for c in hand])
                 moves = {str(card): [m.notation for m in found]
                          for card, found in by_card.items()}
         return {"player": player, "person": player in conductor.humans, "hand": hand,
-                "to_move": conductor.game.turn == player, "moves": moves}
+                "to_move": conductor.game.turn == player and not give, "moves": moves,
+                "give": give}
+
+    def give_for(self, player: int, card: str) -> dict[str, Any]:
+        """The person at ``player``'s seat passes ``card`` to their partner."""
+        conductor = self._conductor()
+        try:
+            conductor.give_for(self._player(player), card)
+        except ValueError as error:
+            raise DemoError(str(error)) from None
+        return self.status()
 
     def play_for(self, player: int, card: str, notation: str) -> dict[str, Any]:
         """The person at ``player``'s seat has the hand move one legal move of ``card``."""

@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from companion.rules import Game, Position, RuleSet
+from companion.rules import Card, Game, Position, RuleSet
+from companion.rules.record import Exchange
 from companion.sim.bots import HeuristicBot
 from companion.sim.cheats import CheatKind, plan_cheat
 from companion.sim.client import LocalTable
@@ -186,3 +187,35 @@ def test_a_board_put_right_at_once_is_not_judged_under_the_hand() -> None:
     for _ in range(40):
         pipeline.step()
     assert_nothing_recorded_under_a_hand(pipeline)
+
+
+def test_a_person_chooses_the_card_passed_in_the_exchange() -> None:
+    conductor, pipeline = make_conductor("brandi-4", "swiss", 5, cheat=0.0)
+    conductor.fast_forward(lambda game: game.phase.value == "deal")
+    game = conductor.game
+    starter = (game.setup.first_dealer + game.round + 1) % game.players  # of the next round
+    person = (starter + 1) % game.players
+    conductor.take_seat(person)
+    with pytest.raises(ValueError, match="no exchange"):
+        conductor.give_for(person, "A")
+
+    def no_bot(*args: object) -> Card:
+        raise AssertionError("the person's bot chose the card")
+
+    conductor.bots[person].give = no_bot  # type: ignore[method-assign,assignment]
+    chosen: list[str] = []
+
+    def pump() -> None:     # the person chooses while the conductor waits
+        if not chosen and conductor.exchange_due(person):
+            hand = conductor.hand(person)
+            with pytest.raises(ValueError, match="does not hold"):
+                conductor.give_for(person, next(c for c in ("A", "K", "2") if c not in hand))
+            chosen.append(hand[-1])
+            conductor.give_for(person, chosen[0])
+        pipeline.step()
+
+    conductor.pump = pump
+    turn = conductor.turn()
+    assert chosen and turn.player == starter
+    exchange = next(e for e in reversed(game.events) if isinstance(e, Exchange))
+    assert exchange.given is not None and str(exchange.given[person]) == chosen[0]

@@ -1,12 +1,13 @@
 // The demo's seat hand-over (served by `dog-companion demo`, and by `run` on the simulated
 // table): a person at a seat's phone takes the seat from its bot and gives it back, sees the
-// seat's hand and, once a card is announced on the card pad, that card's legal moves, each
-// played on the virtual board by a hand ("play this move"). The endpoints are /api/demo…
+// seat's hand, taps the card to pass in the partner exchange and, once a card is announced
+// on the card pad, sees that card's legal moves, each played on the virtual board by a hand. The endpoints are /api/demo…
 // (docs/sim.md). This script runs after page.js and uses its helpers ($, el, send, session,
 // page.state); the texts come from the #demo section's data attributes (the catalogue).
 "use strict";
 
 const demo = { box: $("demo"), key: "", busy: false, again: false };
+const DEMO_POLL_MS = 2000;   // the bots' game moves on without the table's state changing
 
 async function demoGet(url) {
   try {
@@ -54,12 +55,17 @@ async function demoShow() {
   const announced = state.announced && state.announced.player === seat
     ? state.announced.card : null;
   const moves = view.to_move && announced ? view.moves[announced] || [] : [];
-  const key = JSON.stringify([view.hand, view.to_move, announced, moves, state.pending]);
+  const key = JSON.stringify([view.hand, view.to_move, view.give, announced, moves]);
   if (key === demo.key) return;
   demo.key = key;
-  $("demo-hand").replaceChildren(...view.hand.map((card) =>
-    el("span", { class: "card", "data-card": card, text: card })));
-  $("demo-hint").textContent = !view.to_move ? texts.wait
+  $("demo-hand").replaceChildren(...view.hand.map((card) => {
+    if (!view.give) return el("span", { class: "card", "data-card": card, text: card });
+    const button = el("button", { type: "button", class: "card", "data-card": card,
+                                  text: card });
+    button.addEventListener("click", () => demoGive(seat, card));
+    return button;
+  }));
+  $("demo-hint").textContent = view.give ? texts.give : !view.to_move ? texts.wait
     : !announced ? texts.announce : moves.length ? "" : texts.none;
   $("demo-moves").replaceChildren(...moves.map((notation) => {
     const button = el("button", { type: "button", class: "secondary", "data-move": notation,
@@ -72,6 +78,13 @@ async function demoShow() {
 async function demoPlay(seat, card, notation) {
   if (await send(`/api/demo/seats/${seat}/play`, { card, move: notation })) {
     $("demo-moves").replaceChildren();
+  }
+}
+
+async function demoGive(seat, card) {
+  if (await send(`/api/demo/seats/${seat}/give`, { card })) {
+    demo.key = "";
+    demoRefresh();
   }
 }
 
@@ -89,5 +102,6 @@ if (demo.box) {
   // Every state the page shows sets body[data-version]: look at the seat again then.
   new MutationObserver(demoRefresh).observe(document.body,
                                             { attributes: true, attributeFilter: ["data-version"] });
+  setInterval(() => { if (!document.hidden) demoRefresh(); }, DEMO_POLL_MS);
   demoRefresh();
 }
