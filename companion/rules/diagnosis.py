@@ -25,7 +25,7 @@ from companion.rules.work import SEVEN_POINTS, Work
 __all__ = ["explain"]
 
 _MAX_ORDERS = 720
-_MAX_READINGS = 4000
+_MAX_READINGS = 20000
 _MAX_PAIRINGS = 200
 _MAX_REPLAYS = 600
 """The 7's readings are replayed cheapest first until this many replays are spent."""
@@ -67,6 +67,17 @@ class Pairing(NamedTuple):
     peg: int
     target: int
     role: str
+
+
+class Option(NamedTuple):
+    """One player's pairings in a reading of a 7, with their parts, the points the parts move,
+    what the pairings cost by themselves and how many pegs they change."""
+
+    pairs: tuple[Pairing, ...]
+    parts: tuple[Pairing, ...]
+    steps: int
+    cost: int
+    changed: int
 
 
 class Mistake(NamedTuple):
@@ -596,10 +607,11 @@ class _Diagnosis:
         """
         best: tuple[tuple[int, int, int, int], Mistake] | None = None
         budget = _MAX_REPLAYS
-        for bound, parts, total, reading in self.seven_readings():
-            if best is not None and ((bound, len(parts)) > best[0][:2] or budget <= 0):
+        for bound, count, changed, total, combo in self.seven_readings():
+            if best is not None and ((bound, count, changed) > best[0][:3] or budget <= 0):
                 break
-            changed = sum(pair.role != "same" for pair in reading)
+            reading = tuple(pair for option in combo for pair in option.pairs)
+            parts = [pair for option in combo for pair in option.parts]
             for order in itertools.islice(itertools.permutations(parts), _MAX_ORDERS):
                 budget -= 1
                 limit = best[0][0] if best is not None else _NO_LIMIT
@@ -608,7 +620,7 @@ class _Diagnosis:
                     continue
                 cost = sum(mistake.cost for mistake in mistakes)
                 first = min(mistakes, key=lambda mistake: _RANKS[mistake.code])
-                score = (cost, len(parts), changed, _RANKS[first.code])
+                score = (cost, count, changed, _RANKS[first.code])
                 if best is None or score < best[0]:
                     best = (score, first)
                 if cost == bound:
@@ -623,12 +635,13 @@ class _Diagnosis:
         partner = self.layout.partners[self.mover]
         return {self.mover} if partner is None else {self.mover, partner}
 
-    def seven_readings(self) -> list[tuple[int, list[Pairing], int, tuple[Pairing, ...]]]:
-        """Every reading of the observation as ``(bound, parts, total, pairings)``, the
-        cheapest first: ``bound`` is the cost of the mistakes the pairings show by themselves,
-        ``total`` the points the parts move."""
+    def seven_readings(self) -> list[tuple[int, int, int, int, tuple[Option, ...]]]:
+        """Every reading of the observation as ``(bound, parts, changed, total, options)``
+        (one option per player), the cheapest first: ``bound`` is the cost of the mistakes the
+        pairings show by themselves, ``parts`` how many parts the 7 has, ``changed`` how many
+        pegs changed, ``total`` the points the parts move."""
         allowed = self.seven_players()
-        per_player: list[list[tuple[Pairing, ...]]] = []
+        per_player: list[list[Option]] = []
         for player in range(self.layout.players):
             pegs = list(self.work.pegs_of(player))
             if player not in allowed:
@@ -644,21 +657,42 @@ class _Diagnosis:
             else:
                 options = list(self.pairings(player, pegs, list(self.observed.codes[player]),
                                              allowed))
-            per_player.append(options[:_MAX_PAIRINGS])
+            per_player.append([self.option(pairs) for pairs in options[:_MAX_PAIRINGS]])
+        fixed = tuple(options[0] for options in per_player if len(options) == 1)
+        varied = [options for options in per_player if len(options) > 1]
+        base = (
+            sum(option.steps for option in fixed),
+            sum(option.cost for option in fixed),
+            sum(len(option.parts) for option in fixed),
+            sum(option.changed for option in fixed),
+        )
         readings = []
-        for combo in itertools.islice(itertools.product(*per_player), _MAX_READINGS):
-            reading = tuple(pair for group in combo for pair in group)
-            parts = [pair for pair in reading if pair.role == "part"]
-            total = 0
-            for pair in parts:
-                steps = self.steps(*self.flat(pair.peg), pair.target)
-                total += steps if steps is not None else 0
-            bound = sum(_ROLE_COST.get(pair.role, 0) for pair in reading)
+        for combo in itertools.islice(itertools.product(*varied), _MAX_READINGS):
+            total, cost, count, changed = base
+            for option in combo:
+                total += option.steps
+                cost += option.cost
+                count += len(option.parts)
+                changed += option.changed
             if total != SEVEN_POINTS:
-                bound += 1 if abs(total - SEVEN_POINTS) == 1 else 2
-            readings.append((bound, parts, total, reading))
-        readings.sort(key=lambda item: (item[0], len(item[1])))
+                cost += 1 if abs(total - SEVEN_POINTS) == 1 else 2
+            readings.append((cost, count, changed, total, fixed + combo))
+        readings.sort(key=lambda item: item[:3])
         return readings
+
+    def option(self, pairs: tuple[Pairing, ...]) -> Option:
+        """What one player's pairings add to a reading."""
+        parts = tuple(pair for pair in pairs if pair.role == "part")
+        steps = 0
+        for pair in parts:
+            steps += self.steps(*self.flat(pair.peg), pair.target) or 0
+        return Option(
+            pairs,
+            parts,
+            steps,
+            sum(_ROLE_COST.get(pair.role, 0) for pair in pairs),
+            sum(pair.role != "same" for pair in pairs),
+        )
 
     def first_of_each(self, pegs: list[int], codes: list[int]) -> list[int]:
         """One peg of ``pegs`` per code in ``codes`` (a multiset), standing on that code."""
