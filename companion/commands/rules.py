@@ -39,6 +39,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     moves.add_argument("position", metavar="POSITION", help=POSITION_HELP)
     moves.add_argument("--card", required=True, help=CARD_HELP)
     moves.add_argument("--pretty", action="store_true", help="indent the JSON")
+    moves.add_argument("--language", choices=("en", "de"), default="en",
+                       help="the language of the reason when the card cannot be played")
     moves.set_defaults(handler=run_moves)
 
     check = sub.add_parser(
@@ -72,8 +74,9 @@ class InputError(Exception):
 
 
 def run_moves(args: argparse.Namespace) -> int:
-    """``rules moves``: every legal move as JSON; exit 1 when the card cannot be played."""
-    from companion.rules import legal_moves
+    """``rules moves``: every legal move as JSON; exit 1 when the card cannot be played (the
+    JSON then adds the reason's ``code``, ``rule`` and sentence)."""
+    from companion.rules import legal_moves, reason_text, rule_of, unplayable_reason
 
     try:
         position = _position(args.position, "POSITION")
@@ -81,14 +84,17 @@ def run_moves(args: argparse.Namespace) -> int:
     except InputError as error:
         return _fail("moves", error)
     moves = legal_moves(position, card)
-    _print_json(
-        {
-            "card": str(card),
-            "playable": bool(moves),
-            "moves": [{"notation": m.notation, "result": m.result.to_json()} for m in moves],
-        },
-        args.pretty,
-    )
+    out: dict[str, Any] = {
+        "card": str(card),
+        "playable": bool(moves),
+        "moves": [{"notation": m.notation, "result": m.result.to_json()} for m in moves],
+    }
+    why = None if moves else unplayable_reason(position, card)
+    if why is not None:
+        out["reason"] = reason_text(why.code, why.args, args.language)
+        out["code"] = why.code
+        out["rule"] = rule_of(why.code)
+    _print_json(out, args.pretty)
     return EXIT_DONE if moves else EXIT_ILLEGAL
 
 

@@ -19,7 +19,7 @@ from companion.rules.moves import legal_moves, legal_moves_by_card, playable
 from companion.rules.position import Layout, Player, Position
 from companion.rules.reasons import CATALOGUE, LANGUAGES, Reason, reason_text, rule_of
 from companion.rules.record import Setup
-from companion.rules.referee import Nearest, Verdict, check
+from companion.rules.referee import Nearest, Verdict, check, unplayable_reason
 from companion.rules.ruleset import ALM_DOG_DEALS, SCHMIDT, SWISS, DealSequence, RuleSet
 
 __all__ = [
@@ -51,4 +51,5 @@ __all__ = [
     "playable",
     "reason_text",
     "rule_of",
+    "unplayable_reason",
 ]

@@ -352,10 +352,17 @@ def rule_of(code: str) -> str | None:
 def reason_text(code: str, args: Mapping[str, Any], language: str = "en") -> str:
     """The sentence for reason ``code`` with ``args`` in ``language`` (``"de"`` or ``"en"``).
 
-    Raises KeyError for an unknown code and ValueError for an unknown language.
+    German sentences begin with a capital letter; English ones begin as the reason's first
+    word is written (``"red moved …"``), as scripts have always read them. Raises KeyError for
+    an unknown code and ValueError for an unknown language.
     """
     if language not in LANGUAGES:
         raise ValueError(f"language {language!r} is not one of {', '.join(LANGUAGES)}")
+    text = _render(code, args, language)
+    return text[:1].upper() + text[1:] if language == "de" else text
+
+
+def _render(code: str, args: Mapping[str, Any], language: str) -> str:
     entry = CATALOGUE[code]
     template = entry.de if language == "de" else entry.en
     return template.format_map(_context(args, language))
@@ -388,7 +395,7 @@ def _context(args: Mapping[str, Any], language: str) -> dict[str, Any]:
         out["wanted"] = _wanted(args["wanted"], german)
     if "why" in args:
         out["why"] = "; ".join(
-            reason_text(sub["code"], sub["args"], language) for sub in args["why"]
+            _render(sub["code"], sub["args"], language) for sub in args["why"]
         )
     return out
 

@@ -9,11 +9,11 @@ from companion.rules.board import FRESH, KENNEL
 from companion.rules.cards import Card
 from companion.rules.diagnosis import explain
 from companion.rules.move import Move
-from companion.rules.moves import Outcomes, find_move, outcomes
+from companion.rules.moves import Outcomes, find_move, outcomes, playable
 from companion.rules.position import Layout, Position, codes_not_in, positions_of_one_game
 from companion.rules.reasons import Reason, reason_text, rule_of
 
-__all__ = ["NEAREST_COUNT", "Nearest", "Verdict", "check", "differences"]
+__all__ = ["NEAREST_COUNT", "Nearest", "Verdict", "check", "differences", "unplayable_reason"]
 
 NEAREST_COUNT = 3
 
@@ -98,6 +98,14 @@ def check(before: Position, observed: Position, card: Card) -> Verdict:
     near = nearest(outcomes(before, card), observed)
     why = explain(before, observed, card, near[0].move if near else None)
     return illegal(card, why, near)
+
+
+def unplayable_reason(position: Position, card: Card) -> Reason | None:
+    """Why ``card`` cannot be played by the player to move (codes ``not_playable``,
+    ``seven_not_playable``, ``jack_not_playable``, ``game_over``); None when it can."""
+    if playable(position, card):
+        return None
+    return explain(position, position, card, None)
 
 
 def illegal(card: Card, why: Reason, near: tuple[Nearest, ...] = ()) -> Verdict:

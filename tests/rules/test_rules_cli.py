@@ -48,7 +48,12 @@ def test_moves_card_not_playable_exits_1(capsys: pytest.CaptureFixture[str]) -> 
     position = make(["K K K K", "T5 K K K", "K K K K", "K K K K"]).dumps()
     code, out, _ = run(["moves", position, "--card", "Q"], capsys)
     assert code == 1
-    assert json.loads(out) == {"card": "Q", "playable": False, "moves": []}
+    assert json.loads(out) == {
+        "card": "Q", "playable": False, "moves": [], "code": "not_playable", "rule": "zugzwang",
+        "reason": "the Q cannot be played by red: all of red's pegs are in the kennel, and only"
+                  " the A, the K and the Joker start a peg"}
+    code, out, _ = run(["moves", position, "--card", "Q", "--language", "de"], capsys)
+    assert json.loads(out)["reason"].startswith("Die Dame kann von Rot nicht gespielt werden")
 
 
 def test_moves_reads_files_and_stdin(capsys: pytest.CaptureFixture[str], tmp_path: Path,

@@ -280,3 +280,15 @@ def test_a_legal_verdict_has_no_code() -> None:
     verdict = check(make(RED_GREEN), make(["T12 T20 K K", EMPTY, "K K K K", EMPTY]), Card.TWO)
     assert verdict.legal and verdict.code is None and verdict.rule is None
     assert verdict.args == {} and verdict.text("de") is None
+
+
+def test_the_reason_a_card_cannot_be_played() -> None:
+    from companion.rules import reason_text, unplayable_reason
+
+    position = make(["K K K K", "T5 K K K", EMPTY, EMPTY])
+    assert unplayable_reason(position, Card.ACE) is None
+    why = unplayable_reason(position, Card.QUEEN)
+    assert why is not None and why.code == "not_playable"
+    assert reason_text(why.code, why.args, "de") == (
+        "Die Dame kann von Rot nicht gespielt werden: alle Kugeln von Rot sind im Zwinger, und"
+        " nur Ass, König und Joker bringen eine Kugel ins Spiel")
