@@ -26,7 +26,8 @@ __all__ = ["explain"]
 
 _MAX_ORDERS = 720
 _MAX_READINGS = 20000
-_MAX_PAIRINGS = 200
+_MAX_PAIRINGS = 48
+"""The most promising pairings of one player kept for the readings (:func:`_promise`)."""
 _MAX_REPLAYS = 600
 """The 7's readings are replayed cheapest first until this many replays are spent."""
 _ROLE_COST = {"start": 2, "fresh": 1, "bad": 1}
@@ -78,6 +79,13 @@ class Option(NamedTuple):
     steps: int
     cost: int
     changed: int
+
+
+def _promise(option: Option) -> tuple[int, int]:
+    """How promising one player's pairings are: their own cost, and how far their parts alone
+    are from 7 points (a player without parts: 0), then how many pegs they change."""
+    gap = abs(option.steps - SEVEN_POINTS) if option.parts else 0
+    return option.cost + min(gap, 2), option.changed
 
 
 class Mistake(NamedTuple):
@@ -657,7 +665,8 @@ class _Diagnosis:
             else:
                 options = list(self.pairings(player, pegs, list(self.observed.codes[player]),
                                              allowed))
-            per_player.append([self.option(pairs) for pairs in options[:_MAX_PAIRINGS]])
+            ranked = sorted((self.option(pairs) for pairs in options), key=_promise)
+            per_player.append(ranked[:_MAX_PAIRINGS])
         fixed = tuple(options[0] for options in per_player if len(options) == 1)
         varied = [options for options in per_player if len(options) > 1]
         base = (
