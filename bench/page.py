@@ -3,7 +3,7 @@ and the screenshots of docs/page.md.
 
     nice -n 19 .venv/bin/python bench/page.py                    # latency (1 and 40 pages), weight
     nice -n 19 .venv/bin/python bench/page.py --pages 1 --samples 20
-    nice -n 19 .venv/bin/python bench/page.py --screenshots docs/img
+    nice -n 19 .venv/bin/python -P bench/page.py --screenshots docs/img   # -P: see docs/page.md
 
 Latency: a game is set up, N pages are open on the board view, and the player to move
 announces cards one after another (a fixed seed chooses the card and the pause between two).
@@ -197,6 +197,7 @@ def play(table: Table, moves: int, rng: random.Random) -> None:
 
 def screenshots(folder: Path, seed: int) -> list[Path]:
     """The main views, as docs/page.md shows them."""
+    from companion.table.camera import CameraLoop, rendered_source
     from firmware_bridge.animator import Animator
     from firmware_bridge.config import LedConfig
     from firmware_bridge.strip import open_strip
@@ -264,9 +265,32 @@ def screenshots(folder: Path, seed: int) -> list[Path]:
             referee.wait_for_selector("#moves li[data-n]")
             referee.locator("#replay").fill("8")
             shot(referee, "history")
-            referee.click('nav a[data-view="calibration"]')
-            shot(referee, "camera", full=True)
+            # The camera view with the simulated camera's live image (the table's board
+            # rendered and read): a camera loop only now, so the moves above are the seed's.
+            with CameraLoop(table, rendered_source(table), simulated=True) as loop:
+                take_reference(table)
+                read = loop.frames_read
+                while loop.frames_read <= read:     # a frame read with the reference
+                    time.sleep(0.1)
+                referee.click('nav a[data-view="calibration"]')
+                referee.wait_for_selector("#camera-image:not([hidden])")   # loaded
+                shot(referee, "camera", full=True)
+            referee.click('nav a[data-view="settings"]')
+            shot(referee, "settings", full=True)
     return made
+
+
+def take_reference(table: Table, timeout_s: float = 30.0) -> None:
+    """The reference frame, as soon as the camera has delivered one."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            table.take_reference()
+            return
+        except TableError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
 
 
 def announce_playable(table: Table, rng: random.Random) -> str:

@@ -265,8 +265,8 @@ def test_camera_image_settings_and_the_exchange(table: Table,
         referee = open_page(locale="de-DE", **PHONE)
         referee.goto(url + "/calibration")
         image = referee.locator("#camera-image")
-        expect(image).to_be_visible()
-        referee.wait_for_function("document.getElementById('camera-image').naturalWidth > 0")
+        expect(image).to_be_visible()                   # shown once an image has loaded
+        assert image.evaluate("img => img.naturalWidth") > 0
         first = image.get_attribute("src")
         assert first is not None and "overlay=1" in first
         expect(image).not_to_have_attribute("src", first)        # fetched again
