@@ -273,7 +273,7 @@ def test_camera_image_settings_and_the_exchange(table: Table,
         table.camera_warnings(["the white kennel is overexposed: white marbles cannot be "
                                "told from the board"], reference=True)
         expect(referee.locator("#camera-warnings")).to_contain_text(
-            "Der Zwinger von weiß ist überbelichtet")
+            "Der Zwinger (weiß) ist überbelichtet")
         expect(referee.locator("#camera-hint")).to_contain_text("Belichtung der Kamera")
 
         referee.click('nav a[data-view="settings"]')
