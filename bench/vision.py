@@ -31,7 +31,7 @@ import time
 from collections import defaultdict
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 # One core: also for numpy's BLAS (set before numpy loads; its threads only slow small arrays).
@@ -45,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from hw import BoardProfile, load_profile
 from vision.reader.board_reader import BoardReader
-from vision.render import RenderConditions, render, start_occupancy
+from vision.render import RenderConditions, random_conditions, render, start_occupancy
 from vision.render.cases import draw_case, shuffled_colours
 
 KINDS = ("visible", "false ?", "empty>col", "col>empty", "col>col", "hidden", "hidden wrong")
@@ -203,6 +203,98 @@ def run_cases(seed: int, cases: range, cold: bool = False, empty_seats: int = 0,
     return tally
 
 
+DRIFT_LEVEL = 0.25  # a drift game's light ends at this share of its start ...
+DRIFT_KELVIN = 3500.0  # ... this much warmer or colder ...
+DRIFT_GRADIENT = 0.5  # ... with this much more gradient across the board ...
+DRIFT_AZIMUTH_DEG = 180.0  # ... the lamp this far round ...
+DRIFT_SHADOW = 0.5  # ... and a soft shadow across the board this deep
+DRIFT_HANDS_EVERY = 4  # every this many frames a hand is over the board (never learnt)
+
+
+def drift_step(profile: BoardProfile, occupancy: dict[str, str | None],
+               seat_of: dict[str, int], rng: np.random.Generator) -> dict[str, str | None]:
+    """The position after one move of a random marble: out of its kennel onto the track,
+    along the track, or from the track into its home."""
+    kinds = {hole.id: (hole.kind, hole.seat) for hole in profile.holes}
+    marbles = [hole for hole, colour in occupancy.items() if colour is not None
+               and kinds[hole][0] != "home"]
+    start = str(rng.choice(marbles))
+    colour = occupancy[start]
+    assert colour is not None
+    free_track = [hole for hole, (kind, _) in kinds.items()
+                  if kind == "track" and occupancy[hole] is None]
+    free_home = [hole for hole, (kind, seat) in kinds.items()
+                 if kind == "home" and seat == seat_of[colour] and occupancy[hole] is None]
+    goal = (str(rng.choice(free_home)) if kinds[start][0] == "track" and free_home
+            and rng.random() < 0.3 else str(rng.choice(free_track)))
+    return occupancy | {start: None, goal: colour}
+
+
+def drift_conditions(start: RenderConditions, share: float, warmer: bool,
+                     hands: bool) -> RenderConditions:
+    """The start's conditions ``share`` (0…1) of the way through the evening's drift."""
+    kelvin = start.color_temperature_k + (-1 if warmer else 1) * DRIFT_KELVIN * share
+    return replace(
+        start, hands=int(hands), cards=0,
+        light_level=start.light_level * DRIFT_LEVEL ** share,
+        color_temperature_k=float(np.clip(kelvin, 2000, 8000)),
+        gradient=start.gradient + DRIFT_GRADIENT * share,
+        gradient_angle_deg=start.gradient_angle_deg + 45 * share,
+        light_azimuth_deg=start.light_azimuth_deg + DRIFT_AZIMUTH_DEG * share,
+        shadow_depth=DRIFT_SHADOW * share, shadow_softness_mm=120.0)
+
+
+def drift_game(seed: int, frames: int) -> dict[str, list[int]]:
+    """One game per board: ``frames`` positions under light drifting from the reference's
+    (`drift_conditions`), read by a reader that keeps its reference and by one that learns
+    from every frame with the truth (as the table does after each accepted position; frames
+    with a hand are refused by the reader). Per reader: [visible holes, right, boards,
+    boards right, frames learnt], and the same over the last third of the game."""
+    cv2.setNumThreads(1)
+    totals: dict[str, list[int]] = {}
+    for board_index, name in enumerate(("brandi-4", "brandi-6")):
+        profile = load_profile(name)
+        rng = np.random.default_rng([seed, board_index])
+        start = replace(random_conditions(rng, hands=False), board_glare_spots=0,
+                        light_level=float(rng.uniform(0.8, 1.3)))
+        warmer = start.color_temperature_k > 4500
+        occupancy = start_occupancy(profile)
+        seat_of = {colour: seat for seat, colour in enumerate(profile.default_colors)}
+        reference = render(profile, occupancy, start, seed=seed).image
+        readers = {"static": BoardReader(profile, reference),
+                   "learning": BoardReader(profile, reference)}
+        for step in range(frames):
+            occupancy = drift_step(profile, occupancy, seat_of, rng)
+            hands = step % DRIFT_HANDS_EVERY == DRIFT_HANDS_EVERY - 1
+            frame = render(profile, occupancy,
+                           drift_conditions(start, (step + 1) / frames, warmer, hands),
+                           seed=seed + step + 1)
+            for kind, reader in readers.items():
+                reading = reader.read(frame.image)
+                visible = [hole for hole in occupancy if hole not in frame.occluded]
+                right = sum(reading.holes[hole] == occupancy[hole] for hole in visible)
+                learnt = kind == "learning" and reader.learn(frame.image, occupancy)
+                for part in ("all", "last third") if 3 * step >= 2 * frames else ("all",):
+                    tally = totals.setdefault(f"{kind} {part}", [0] * 5)
+                    tally[0] += len(visible)
+                    tally[1] += right
+                    tally[2] += 1
+                    tally[3] += right == len(visible)
+                    tally[4] += learnt
+    return totals
+
+
+def print_drift_game(seed: int, frames: int) -> None:
+    """`drift_game`'s figures."""
+    print(f"drift game: {frames} frames per board (brandi-4, brandi-6), seed {seed}; light to "
+          f"{DRIFT_LEVEL:.0%}, {DRIFT_KELVIN:.0f} K, gradient +{DRIFT_GRADIENT}, lamp "
+          f"+{DRIFT_AZIMUTH_DEG:.0f} deg, a shadow {DRIFT_SHADOW}; a hand in every {DRIFT_HANDS_EVERY}th frame")
+    for key, (holes, right, boards, boards_right, learnt) in drift_game(seed, frames).items():
+        print(f"  {key:<20} holes {right / max(holes, 1):.3%} of {holes}, boards "
+              f"{boards_right / max(boards, 1):.1%} of {boards}"
+              + (f", frames learnt {learnt}" if key.startswith("learning") else ""))
+
+
 def print_breakdown(tally: Tally) -> None:
     """Errors by condition bin and kind (rates over visible holes / cases)."""
     print("breakdown (per bin: cases, boards fully correct, visible holes, errors by kind)")
@@ -231,7 +323,13 @@ def main() -> int:
                         help="every third case: the seats' colours dealt in another order")
     parser.add_argument("--jobs", type=int, default=1,
                         help="parallel processes (times are then not one-core figures)")
+    parser.add_argument("--drift-game", type=int, default=0, metavar="N",
+                        help="instead: a game of N frames per board under drifting light, read "
+                        "with the reference kept and with learning from accepted positions")
     args = parser.parse_args()
+    if args.drift_game:
+        print_drift_game(args.seed, args.drift_game)
+        return 0
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as pool:
             parts = pool.map(run_cases, [args.seed] * args.jobs,

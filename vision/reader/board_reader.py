@@ -38,6 +38,14 @@ from vision.reader.census import UNKNOWN as CENSUS_UNKNOWN
 from vision.reader.census import Census
 from vision.reader.features import LOG_OFFSET, HoleFeatures, brightness, medians
 from vision.reader.holes import HoleSampler
+from vision.reader.learning import (
+    MAX_DISAGREEMENT,
+    SHADOW_REACH_MM,
+    blend_features,
+    blend_prototypes,
+    blend_surface,
+    near,
+)
 from vision.reader.match import INPUTS as MATCH_INPUTS
 from vision.reader.match import (
     PairEvidence,
@@ -338,6 +346,10 @@ class BoardReader:
         self._possible = np.zeros(0)
         self._class_brightness = np.zeros(0)
         self.census: Census | None = None
+        self._surface = np.zeros((0, 3), np.float32)  # the reference's bare board (grid)
+        self._kennel_reach = np.zeros(0, bool)
+        self._kennel_seats = np.zeros(0, int)
+        self._start_classes = np.zeros(0, int)  # each hole's class in the reference
         self.warnings: tuple[str, ...] = ()
         if reference is not None:
             self.locator.locate(reference)
@@ -362,9 +374,14 @@ class BoardReader:
             # Each class's mean log ratio to the board (0 for empty).
             self._class_brightness = np.array(
                 [0.0] + [float(m[0, :3].mean()) for m in self.prototypes.means[1:]])
-            self.baseline = Baseline.learn(
-                self.grid, self.grid.sample(reference, fit.homography), features.ring,
-                around_kennels(self.grid, centres, np.isin(kennel_seats, playing)))
+            self._kennel_reach = around_kennels(self.grid, centres,
+                                                np.isin(kennel_seats, playing))
+            self._surface = self.grid.sample(reference, fit.homography)
+            self.baseline = Baseline.learn(self.grid, self._surface, features.ring,
+                                           self._kennel_reach)
+            self._kennel_seats = kennel_seats
+            self._start_classes = np.array(
+                [playing.index(seat) + 1 if seat in playing else 0 for seat in kennel_seats])
             self.warnings = reference_warnings(blind, self.colours, self.baseline)
 
     @property
@@ -435,6 +452,57 @@ class BoardReader:
             occluded |= bool((evidence.reach <= TOUCH_REACH_MM).any())
         return HoleReading(holes, board_confidence, occluded, fit, confidence,
                            features, names, evidence, pairs)
+
+    def learn(self, image: np.ndarray, holes: Mapping[str, str | None]) -> bool:
+        """Learn from the frame of an accepted position: ``holes`` is the truth (every hole id
+        → its marble's colour name or None). Learnt only when nothing is over the board and the
+        reading of ``image`` differs from the truth in at most `learning.MAX_DISAGREEMENT`
+        holes (``"?"`` counts); then each hole's stored look, the colours' and empty holes'
+        looks and the bare board move `learning.LEARN_RATE` of the way towards this frame's
+        (`vision.reader.learning`). True when learnt. Needs a reference (`ReadError`), as does a
+        truth naming an unknown hole or a colour nobody plays."""
+        if self.prototypes is None or self.reference is None or self.baseline is None:
+            raise ReadError("learning needs a reference frame")
+        unknown = set(holes) ^ set(self.ids)
+        if unknown:
+            raise ReadError(f"learn: hole {sorted(unknown)[0]} is not (or not only) in the "
+                            f"truth of board {self.profile.name}")
+        index = {name: position for position, name in enumerate(self.prototypes.names)}
+        for hole_id, colour in holes.items():
+            if colour not in index:
+                raise ReadError(f"learn: {hole_id}: {colour!r} is no colour that plays")
+        reading = self.read(image)
+        evidence = reading.evidence
+        if reading.occluded or evidence is None or not evidence.nothing_over:
+            return False
+        disagreeing = sum(reading.holes[hole_id] != colour for hole_id, colour in holes.items())
+        if disagreeing > MAX_DISAGREEMENT:
+            return False
+        truth = np.array([index[holes[hole_id]] for hole_id in self.ids])
+        same = truth == self._start_classes
+        if not same.any():
+            return False
+        centres = np.array([(hole.x, hole.y) for hole in self.profile.holes])
+        features = reading.features
+        self.reference = blend_features(self.reference, features, same, centres)
+        self.prototypes = blend_prototypes(self.prototypes, features, truth, self._kinds[:, 2],
+                                           _plain_track(self.profile), OWN_LOOK_LIMIT)
+        playing = list(self.prototypes.seats)
+        self._class_centres = class_centres(self._kennel_seats, playing, self.reference.centre,
+                                            ~self._kinds[:, 2])
+        self._class_brightness = np.array(
+            [0.0] + [float(m[0, :3].mean()) for m in self.prototypes.means[1:]])
+        points = np.concatenate([self.grid.points_mm.reshape(-1, 2), centres])
+        moved = centres[~same]  # holes whose marble came or went: their shadows changed
+        fair = ~near(points, moved, SHADOW_REACH_MM)
+        rings = self.baseline.reference[:, len(self._surface):].T
+        stored = np.concatenate([self._surface, rings])
+        now = np.concatenate([self.grid.sample(image, reading.fit.homography), features.ring])
+        board = blend_surface(stored, now, fair, points)
+        self._surface = board[:len(self._surface)]
+        self.baseline = Baseline.learn(self.grid, self._surface, board[len(self._surface):],
+                                       self._kennel_reach)
+        return True
 
     def _pair_evidence(self, features: HoleFeatures, prototypes: Prototypes,
                        residual: np.ndarray,
