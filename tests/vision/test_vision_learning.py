@@ -1,0 +1,101 @@
+"""BoardReader.learn: accepted positions move what the reader compares against, within bounds."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from hw import load_profile
+from tests.vision.conftest import rendered_start, some_position
+from vision.reader import BoardReader
+from vision.reader.board_reader import ReadError
+from vision.reader.learning import blend_surface, interpolated
+from vision.render import RenderConditions, render
+
+PROFILE = load_profile("brandi-4")
+
+
+def _reader() -> BoardReader:
+    return BoardReader(PROFILE, rendered_start("brandi-4").image)
+
+
+def _frame(occupancy: dict[str, str | None], **conditions: object) -> np.ndarray:
+    return render(PROFILE, occupancy, RenderConditions(**conditions), seed=7).image  # type: ignore[arg-type]
+
+
+def test_an_accepted_frame_is_learnt_and_moves_the_looks_half_way() -> None:
+    reader = _reader()
+    position = some_position(PROFILE, 3)
+    image = _frame(position, light_level=0.7, color_temperature_k=4000)
+    before = reader.reference
+    assert before is not None and reader.prototypes is not None
+    means_before = reader.prototypes.means.copy()
+    assert reader.learn(image, position)
+    after = reader.reference
+    assert after is not None
+    frame = reader.read(image).features
+    empty_track = np.array([h.kind == "track" and position[h.id] is None
+                            for h in PROFILE.holes])
+    moved = (after.ring - before.ring)[empty_track]
+    wanted = (frame.ring - before.ring)[empty_track]
+    assert np.allclose(moved, 0.5 * wanted, atol=1e-4)
+    assert not np.allclose(reader.prototypes.means, means_before)
+    assert reader.read(image).holes == position
+
+
+def test_an_occluded_frame_is_not_learnt() -> None:
+    reader = _reader()
+    position = some_position(PROFILE, 4)
+    image = _frame(position, hands=1)
+    reference = reader.reference
+    assert not reader.learn(image, position)
+    assert reader.reference is reference
+
+
+def test_a_reading_that_disagrees_with_the_truth_is_not_learnt() -> None:
+    reader = _reader()
+    position = some_position(PROFILE, 5)
+    image = _frame(position)
+    told = dict(position)
+    empty = [hole for hole, colour in position.items() if colour is None][:3]
+    for hole in empty:
+        told[hole] = "red"
+    reference, prototypes = reader.reference, reader.prototypes
+    assert not reader.learn(image, told)
+    assert reader.reference is reference and reader.prototypes is prototypes
+
+
+def test_a_wrong_truth_is_a_read_error() -> None:
+    reader = _reader()
+    position = some_position(PROFILE, 6)
+    image = _frame(position)
+    with pytest.raises(ReadError, match="purple"):
+        reader.learn(image, position | {"T0": "purple"})
+    with pytest.raises(ReadError, match="T0"):
+        reader.learn(image, {k: v for k, v in position.items() if k != "T0"})
+    with pytest.raises(ReadError, match="reference"):
+        BoardReader(PROFILE).learn(image, position)
+
+
+def test_learning_follows_a_darkening_evening() -> None:
+    """Frame by frame darker and warmer: the learning reader keeps reading every hole."""
+    reader = _reader()
+    position = some_position(PROFILE, 8)
+    for step in range(1, 6):
+        image = _frame(position, light_level=1.0 - 0.14 * step,
+                       color_temperature_k=5000 - 450 * step, gradient=0.08 * step)
+        assert reader.read(image).holes == position
+        assert reader.learn(image, position)
+
+
+def test_interpolation_takes_the_nearest_change_and_fair_points_their_own() -> None:
+    known = np.array([[0.0, 0.0], [500.0, 0.0]])
+    values = np.array([[1.0, 1.0, 1.0], [-1.0, -1.0, -1.0]])
+    near = interpolated(values, known, np.array([[10.0, 0.0], [490.0, 0.0]]))
+    assert near[0, 0] > 0.99 and near[1, 0] < -0.99
+    stored = np.zeros((3, 3))
+    frame = np.array([[0.2] * 3, [0.4] * 3, [9.0] * 3])
+    points = np.array([[0.0, 0.0], [20.0, 0.0], [10.0, 0.0]])
+    blended = blend_surface(stored, frame, np.array([True, True, False]), points)
+    assert np.allclose(blended[:2, 0], [0.1, 0.2])
+    assert np.isclose(blended[2, 0], 0.15)  # not its own (a marble's shadow), its neighbours'
