@@ -16,7 +16,11 @@ prints the figures over everything in the file:
 - false verdicts per 1,000 moves: legal moves called illegal, illegal moves accepted;
   missed cheats (illegal moves accepted and false "cannot play" let through).
 
-    nice -n 19 .venv/bin/python bench/e2e.py --games 7 --out var/bench-e2e.jsonl
+``--inject`` names cheats whole games seldom offer (default: a 7 passing a marble left
+standing, passing a protected marble); each is made wherever a bot's turn allows it, up to
+3 times a game (`Conductor.inject`), besides the ``--cheat`` probability.
+
+    nice -n 19 .venv/bin/python bench/e2e.py --games 7 --out var/bench-e2e.jsonl [--inject ""]
     .venv/bin/python bench/e2e.py --summary --out var/bench-e2e.jsonl
 """
 
@@ -49,10 +53,12 @@ def one_core() -> None:
     cv2.setNumThreads(1)
 
 
-def play(seed: int, cheat: float, speed: float, size: tuple[int, int]) -> dict[str, Any]:
+def play(seed: int, cheat: float, speed: float, size: tuple[int, int],
+         inject: tuple[str, ...] = ()) -> dict[str, Any]:
     """One whole game; its figures as one JSON-ready dict."""
     from companion.rules import RuleSet
     from companion.sim.bots import HeuristicBot
+    from companion.sim.cheats import CheatKind
     from companion.sim.client import LocalTable
     from companion.sim.conductor import Conductor, ConductorError
     from companion.sim.pipeline import FramePipeline
@@ -72,7 +78,8 @@ def play(seed: int, cheat: float, speed: float, size: tuple[int, int]) -> dict[s
     pipeline = FramePipeline(table, virtual)
     bots = [HeuristicBot(seed * 10 + i) for i in range(profile.seats)]
     conductor = Conductor(LocalTable(table), virtual, bots, RuleSet.from_json(rules),
-                          seed=seed, cheat=cheat, pump=pipeline.step)
+                          seed=seed, cheat=cheat, pump=pipeline.step,
+                          inject=[CheatKind(kind) for kind in inject])
     cpu, wall = time.process_time(), time.perf_counter()
     error = None
     try:
@@ -86,6 +93,7 @@ def play(seed: int, cheat: float, speed: float, size: tuple[int, int]) -> dict[s
     moved = [t for t in turns if t.kind not in ("fold", "false_fold")]
     return {
         "seed": seed, "board": board, "rules": rules, "cheat": cheat, "speed": speed,
+        "inject": list(inject),
         "size": list(size), "over": conductor.over, "error": error, "turns": len(turns),
         "moves": len(moved),
         "legal": sum(t.kind == "play" for t in moved),
@@ -169,8 +177,16 @@ def main() -> None:
                         help="hand speed (1: a calm player; default 2)")
     parser.add_argument("--size", default="640x480", help="frame size (default 640x480)")
     parser.add_argument("--out", type=Path, default=Path("var/bench-e2e.jsonl"))
+    parser.add_argument("--inject", default="passed_left_standing,passed_protected",
+                        help="cheat kinds made wherever possible, comma-separated ('' none)")
     parser.add_argument("--summary", action="store_true", help="only print the figures")
     args = parser.parse_args()
+    from companion.sim.cheats import CheatKind
+
+    kinds = {kind.value for kind in CheatKind}
+    unknown = [kind for kind in args.inject.split(",") if kind and kind not in kinds]
+    if unknown:
+        parser.error(f"--inject: {unknown[0]!r} is not a cheat kind ({', '.join(sorted(kinds))})")
     done: list[dict[str, Any]] = []
     if args.out.exists():
         done = [json.loads(line) for line in args.out.read_text().splitlines() if line]
@@ -181,7 +197,8 @@ def main() -> None:
         for seed in range(args.games):
             if seed in have:
                 continue
-            result = play(seed, args.cheat, args.speed, (width, height))
+            inject = tuple(kind for kind in args.inject.split(",") if kind)
+            result = play(seed, args.cheat, args.speed, (width, height), inject)
             args.out.parent.mkdir(parents=True, exist_ok=True)
             with args.out.open("a") as out:
                 out.write(json.dumps(result) + "\n")

@@ -25,7 +25,7 @@ from typing import Any
 
 from companion.rules import Card, Game, Move, Position, RuleSet, Setup, check
 from companion.rules.game import Phase
-from companion.sim.bots import Bot
+from companion.sim.bots import Bot, Decision
 from companion.sim.cheats import Cheat, CheatKind, plan_cheat
 from companion.sim.client import ClientError, TableClient
 from companion.sim.holes import HoleMap
@@ -102,13 +102,18 @@ class Conductor:
     show_s: float = 0.0
     notify: Callable[[str | None], None] | None = None
     """Shows a refusal the state does not carry (a false "cannot play") on the page."""
+    inject: Sequence[CheatKind] = ()
+    """Cheats whole games seldom offer (a 7 passing a marble left standing, passing a
+    protected marble): made whenever the bot's turn allows one, up to ``inject_each`` times
+    of each kind, besides the ``cheat`` probability."""
+    inject_each: int = 3
 
     def __post_init__(self) -> None:
         players = len(self.bots)
         profile = self.virtual.profile
-        if players not in (4, 6):
-            raise ValueError(f"bots: {players} players; the simulated table plays team games "
-                             "of 4 or 6")
+        if not 2 <= players <= profile.seats:
+            raise ValueError(f"bots: {players} players; the board {profile.name} seats 2 to "
+                             f"{profile.seats}")
         seats = list(self.seats) if self.seats is not None else _spread(players, profile.seats)
         self.seats = seats
         self.colors = [profile.default_colors[seat] for seat in seats]
@@ -181,7 +186,7 @@ class Conductor:
                 decision = self.bots[player].decide(self.game.position, hands[player])
                 if decision.card is None or decision.move is None:
                     self.client.fold(self.hand(player), player)
-                    self.game.fold()
+                    self._fold_dealt(player)
                 else:
                     self.client.announce(str(decision.card), player)
                     self.client.observe(decision.move.result.to_json(), player)
@@ -214,8 +219,12 @@ class Conductor:
         return [str(card) for card in hands[player]]
 
     def take_seat(self, player: int) -> None:
-        """A person plays ``player`` from now on (the bot stops choosing for it)."""
+        """A person plays ``player`` from now on (the bot stops choosing for it); in team
+        games only (with 2, 3 or 5 players the card a person discards on "cannot play" is
+        theirs alone, so the dealt game could not follow)."""
         self._known(player)
+        if not self.game.team_game:
+            raise ValueError("a person can take a seat in team games (4 or 6 players) only")
         with self.lock:
             self.humans.add(player)
 
@@ -294,8 +303,8 @@ class Conductor:
         assert hands is not None
         hand = hands[player]
         decision = self.bots[player].decide(position, hand)
-        cheat = None
-        if self.cheat > 0 and self.rng.random() < self.cheat:
+        cheat = self._injected(position, hand, decision)
+        if cheat is None and self.cheat > 0 and self.rng.random() < self.cheat:
             cheat = plan_cheat(position, hand, decision.card, decision.move, self.rng,
                                self.cheat_kinds)
         if cheat is not None and cheat.kind is CheatKind.FALSE_FOLD:
@@ -310,6 +319,17 @@ class Conductor:
         if decision.card is None or decision.move is None:
             return self._fold(player, hand)
         return self._honest(player, decision.card, decision.move)
+
+    def _injected(self, position: Position, hand: Sequence[Card],
+                  decision: Decision) -> Cheat | None:
+        """One of the ``inject`` kinds, where this turn allows it and its count is not full."""
+        for kind in self.inject:
+            if sum(turn.kind == kind.value for turn in self.turns) >= self.inject_each:
+                continue
+            cheat = plan_cheat(position, hand, decision.card, decision.move, self.rng, [kind])
+            if cheat is not None:
+                return cheat
+        return None
 
     def _honest(self, player: int, card: Card, move: Move) -> Turn:
         record = Turn(player, "play", str(card), move.notation)
@@ -371,8 +391,24 @@ class Conductor:
             self.client.fold([str(card) for card in hand], player)
         except ClientError as error:
             raise ConductorError(f"the table refused a justified fold: {error}") from None
-        self.game.fold()
+        self._fold_dealt(player)
         return record
+
+    def _fold_dealt(self, player: int) -> None:
+        """The dealt game follows the table's "cannot play": a team game's player is out
+        for the round; with 2, 3 or 5 players the bot first discards a card and draws one
+        (its turn goes on), the second time it throws one card away."""
+        game = self.game
+        if game.team_game:
+            game.fold()
+            return
+        hands = game.hands
+        assert hands is not None
+        card = self.bots[player].discard(game.position, hands[player])
+        if game.redrawn:
+            game.fold([card])
+        else:
+            game.redraw(card)
 
     def _wait_hand(self, record: Turn) -> None:
         """Pump until the virtual table's hand has left the board."""

@@ -69,7 +69,8 @@ class FramePipeline:
 
         if self._last_image is None:
             self._last_image = self.source.read().image
-        self.reader = BoardReader(self.source.profile, reference=self._last_image)
+        seats = [player["at"] for player in self.table.state()["players"]] or None
+        self.reader = BoardReader(self.source.profile, reference=self._last_image, seats=seats)
         self.table.camera_warnings(list(self.reader.warnings), reference=True)
 
     def step(self) -> FrameLog:
