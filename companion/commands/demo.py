@@ -64,11 +64,13 @@ def run(args: argparse.Namespace) -> int:
     """Serve the page while the bots play; until Ctrl-C."""
     from pathlib import Path
 
+    from companion.commands.run import limit_malloc
     from companion.sim.live import DemoError, DemoOptions
     from companion.table.config import default_state_dir
     from hw import ProfileError, load_profile
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    limit_malloc()
     try:
         profile = load_profile(args.board)
     except ProfileError as err:

@@ -36,8 +36,10 @@ __all__ = ["Motion", "Timing", "VirtualTable", "hand_seed"]
 
 HAND_SEEDS = 6000
 """Render seeds searched for one whose hand reaches for a given hole."""
-CACHE_FRAMES = 96
-"""Rendered scenes kept for reuse."""
+CACHE_FRAMES = 12
+"""Rendered scenes kept for reuse (a board at rest is one scene per light step; each scene
+of a hand at work is new, so a long cache keeps memory, 0.9 MB a 640 × 480 frame, for
+nothing)."""
 
 
 @dataclass(frozen=True)
