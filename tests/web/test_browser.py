@@ -251,17 +251,35 @@ def test_a_seven_entered_part_by_part(table: Table, open_page: Callable[..., Any
     assert table.state()["moves"] == 1
 
 
-def test_camera_image_settings_and_the_exchange(table: Table,
+OVEREXPOSED = ("the white kennel is overexposed: white marbles cannot be told from the board "
+               "and may be read as empty; lower the exposure (or the light) and take the "
+               "reference again")
+
+
+def overexposed_reader(reference: Any) -> Any:
+    """The real reader of the rendered board, reporting an overexposed white kennel as
+    `reference_warnings` words it."""
+    from vision.reader import BoardReader
+
+    reader = BoardReader(load_profile("brandi-4"), reference=reference)
+    reader.warnings = (OVEREXPOSED,)
+    return reader
+
+
+def test_camera_image_settings_and_the_exchange(tmp_path: Path,
                                                 open_page: Callable[..., Any]) -> None:
     """The camera view shows the live image and fetches it again; a reader's warning reads in
     German; the referee changes the settings; the seat to move ends the partner exchange."""
     from playwright.sync_api import expect
 
+    table = Table(load_profile("brandi-4"), simulated=True,
+                  hardware={"camera": "sim", "leds": "sim"}, state_dir=tmp_path)
     players = [{"name": name, "color": color, "at": seat} for seat, (name, color)
                in enumerate(zip(NAMES, ("red", "yellow", "green", "blue"), strict=True))]
     table.setup({"rules": "swiss", "board": 4, "players": players, "first_dealer": 0})
     app = create_app(table, {"SSE_HEARTBEAT_S": 1.0}, pin=RefereePin.from_pin(PIN))
-    with live_server(app) as url:
+    with CameraLoop(table, rendered_source(table), simulated=True,
+                    reader_factory=overexposed_reader), live_server(app) as url:
         referee = open_page(locale="de-DE", **PHONE)
         referee.goto(url + "/calibration")
         image = referee.locator("#camera-image")
@@ -270,8 +288,6 @@ def test_camera_image_settings_and_the_exchange(table: Table,
         first = image.get_attribute("src")
         assert first is not None and "overlay=1" in first
         expect(image).not_to_have_attribute("src", first)        # fetched again
-        table.camera_warnings(["the white kennel is overexposed: white marbles cannot be "
-                               "told from the board"], reference=True)
         expect(referee.locator("#camera-warnings")).to_contain_text(
             "Der Zwinger (weiß) ist überbelichtet")
         expect(referee.locator("#camera-hint")).to_contain_text("Belichtung der Kamera")
