@@ -220,13 +220,30 @@ class CameraLoop:
         self.table.camera_warnings(list(getattr(reader, "warnings", ())))
         if self._feed.frame(frame.timestamp, reading.holes, reading.occluded):
             self.readings += 1
+            self._learn(reader, frame, reading.holes)
+
+    def _learn(self, reader: Any, frame: Frame, holes: Mapping[str, str | None]) -> None:
+        """A settled reading the table holds as its board (the accepted position; kennels
+        compared as the colours in them) teaches the reader this frame's light
+        (`BoardReader.learn`, which refuses a frame with anything over the board)."""
+        learn = getattr(reader, "learn", None)
+        if learn is None or not _same_board(self.table.profile, holes,
+                                            self.table.believed_holes()):
+            return
+        from vision.reader.board_reader import ReadError
+
+        try:
+            learn(frame.image, dict(holes))
+        except ReadError as error:
+            log.info("camera: not learnt from the accepted position (%s)", error)
 
     def _board_reader(self, reference: np.ndarray | None) -> Any:
         """The reader; once a game is set up it is told which seats play."""
         from vision.reader import BoardReader
 
-        seats = [player["at"] for player in self.table.state()["players"]] or None
-        return BoardReader(self.table.profile, reference=reference, seats=seats)
+        players = self.table.state()["players"]
+        colors = {player["at"]: player["color"] for player in players} or None
+        return BoardReader(self.table.profile, reference=reference, colors=colors)
 
 
 class ReadingFeed:
@@ -261,6 +278,21 @@ class ReadingFeed:
             return False
         self.table.feed(settled, now=now)
         return True
+
+
+def _same_board(profile: Any, reading: Mapping[str, str | None],
+                believed: Mapping[str, str | None]) -> bool:
+    """Whether a reading shows the believed board: track and home holes alike, each kennel
+    holding the same colours (which of its holes does not matter)."""
+    kennels: dict[int, list[list[str]]] = {}
+    for hole in profile.holes:
+        if hole.kind == "kennel":
+            pair = kennels.setdefault(hole.seat, [[], []])
+            pair[0].append(reading.get(hole.id) or "")
+            pair[1].append(believed.get(hole.id) or "")
+        elif reading.get(hole.id) != believed.get(hole.id):
+            return False
+    return all(sorted(seen) == sorted(held) for seen, held in kennels.values())
 
 
 def _jpeg(image: np.ndarray) -> bytes | None:

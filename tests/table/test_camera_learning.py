@@ -1,0 +1,88 @@
+"""The camera loop names marbles by the players' colours and teaches the reader each accepted
+position, on rendered frames with shuffled seat colours under light that drifts move by move."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.table import Table
+from companion.table.camera import CameraLoop, _same_board
+from hw import BoardProfile
+from tests.table.test_camera_loop import wait_for
+from vision.reader.board_reader import BoardReader
+from vision.render import RenderConditions, render
+from vision.sources import SimulatedSource
+
+START = RenderConditions(width=640, height=480, light_level=1.1, color_temperature_k=5200)
+SHUFFLED = ("blue", "red", "yellow", "green")   # seat 0 plays blue, seat 1 red, ...
+
+
+def _setup() -> dict[str, Any]:
+    return {"rules": "swiss", "board": 4, "first_dealer": 0,
+            "players": [{"name": f"P{seat}", "color": colour, "at": seat}
+                        for seat, colour in enumerate(SHUFFLED)]}
+
+
+def _evening(step: int) -> RenderConditions:
+    """The light after ``step`` moves: dimmer, warmer, more uneven."""
+    return replace(START, light_level=START.light_level * 0.78 ** step,
+                   color_temperature_k=START.color_temperature_k - 500 * step,
+                   gradient=0.08 * step)
+
+
+@pytest.mark.slow
+def test_accepted_positions_teach_the_reader_the_players_colours_in_drifting_light(
+        profile4: BoardProfile, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    learnt: list[tuple[BoardReader, bool]] = []
+    original = BoardReader.learn
+
+    def spy(reader: BoardReader, image: Any, holes: Any) -> bool:
+        result = original(reader, image, holes)
+        learnt.append((reader, result))
+        return result
+
+    monkeypatch.setattr(BoardReader, "learn", spy)
+    table = Table(profile4, state_dir=tmp_path)
+    table.setup(_setup())
+    source = SimulatedSource(timeout=30)
+    stamp = [0.0]
+
+    def show(holes: dict[str, str | None], conditions: RenderConditions,
+             frames: int = 2) -> None:
+        image = render(profile4, holes, conditions).image
+        for _ in range(frames):
+            read = loop.frames_read
+            stamp[0] += 0.5
+            source.push(image, stamp[0])
+            wait_for(lambda read=read: loop.frames_read > read, "a frame")
+
+    with CameraLoop(table, source, simulated=True) as loop:
+        start = table.believed_holes()
+        assert start["K0.0"] == "blue" and start["K1.0"] == "red"
+        show(start, START, frames=1)
+        table.take_reference()
+        show(start, START)
+        for move, seat in enumerate((1, 2, 3, 0), start=1):
+            table.announce("A")
+            holes = table.believed_holes()
+            holes.update({f"K{seat}.0": None, f"T{16 * seat}": SHUFFLED[seat]})
+            show(holes, _evening(move))
+            wait_for(lambda move=move: table.state()["moves"] == move, f"move {move}")
+            assert table.state()["holes"][f"T{16 * seat}"] == SHUFFLED[seat]
+    readers = {id(reader) for reader, _ in learnt}
+    assert len(readers) == 1
+    reader = learnt[0][0]
+    assert reader.colours == dict(enumerate(SHUFFLED))
+    assert sum(result for _, result in learnt) >= 4   # every accepted move was learnt
+
+
+def test_a_reading_is_the_believed_board_whichever_kennel_hole_holds_a_marble(
+        profile4: BoardProfile) -> None:
+    believed = {hole.id: None for hole in profile4.holes} | {"K0.0": "red", "T5": "red"}
+    assert _same_board(profile4, believed | {"K0.0": None, "K0.3": "red"}, believed)
+    assert not _same_board(profile4, believed | {"T5": None, "T6": "red"}, believed)
+    assert not _same_board(profile4, believed | {"K0.0": "blue"}, believed)
