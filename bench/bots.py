@@ -16,8 +16,13 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 import time
 from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+# The checkout first: bench/vision.py must not hide the vision package.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion.rules import Card, Move, Position, RuleSet
 from companion.rules.selfplay import best_move

@@ -22,12 +22,16 @@ import gzip
 import random
 import re
 import statistics
+import sys
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+# The checkout first: bench/vision.py must not hide the vision package.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion.table import RefereePin, Table, TableError
 from companion.web import create_app

@@ -23,6 +23,7 @@ import http.client
 import json
 import socket
 import statistics
+import sys
 import tempfile
 import threading
 import time
@@ -30,6 +31,9 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+
+# The checkout first: bench/vision.py must not hide the vision package.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion.table import RefereePin, Table
 from companion.web import create_app
