@@ -3,7 +3,8 @@ and the screenshots of docs/page.md.
 
     nice -n 19 .venv/bin/python bench/page.py                    # latency (1 and 40 pages), weight
     nice -n 19 .venv/bin/python bench/page.py --pages 1 --samples 20
-    nice -n 19 .venv/bin/python -P bench/page.py --screenshots docs/img   # -P: see docs/page.md
+    nice -n 19 .venv/bin/python bench/page.py --pages 1 --watchers 39     # 40 open, 1 in Chromium
+    nice -n 19 .venv/bin/python bench/page.py --screenshots docs/img
 
 Latency: a game is set up, N pages are open on the board view, and the player to move
 announces cards one after another (a fixed seed chooses the card and the pause between two).
@@ -13,6 +14,10 @@ page showing one event; the figures are the p50 and p95 over all samples, also s
 way to the page (the event to the stream's message arriving in the page's script) and the
 page's own share (that message to the DOM showing the card). The server is the
 one `dog-companion run` uses (`companion.web.server`).
+
+`--watchers W` keeps W more event streams open with plain HTTP clients that read every message,
+as the phones and screens at a table do on their own processors: 40 pages open while only the
+measured ones render on this machine's two cores.
 """
 
 from __future__ import annotations
@@ -107,14 +112,43 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[max(0, min(len(ordered) - 1, round(share * len(ordered) + 0.5) - 1))]
 
 
-def latency(pages: int, samples: int, seed: int) -> dict[str, float]:
-    """p50/p95/max in ms from `table.announce` to the DOM of `pages` open pages; also to the
-    message's arrival in the page, and from arrival to the DOM."""
+@contextmanager
+def watchers(url: str, count: int) -> Iterator[None]:
+    """`count` event streams held open by plain clients reading every message."""
+    import http.client
+
+    stop = threading.Event()
+    connections: list[http.client.HTTPConnection] = []
+
+    def watch() -> None:
+        host, port = url.removeprefix("http://").split(":")
+        connection = http.client.HTTPConnection(host, int(port), timeout=30)
+        connections.append(connection)
+        connection.request("GET", "/api/events")
+        response = connection.getresponse()
+        while not stop.is_set() and response.readline():
+            pass
+
+    threads = [threading.Thread(target=watch, daemon=True) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        for connection in connections:
+            connection.close()
+
+
+def latency(pages: int, samples: int, seed: int, watching: int = 0) -> dict[str, float]:
+    """p50/p95/max in ms from `table.announce` to the DOM of `pages` open pages (with
+    `watching` more streams open); also to the message's arrival in the page, and from arrival
+    to the DOM."""
     rng = random.Random(seed)
     table = Table(load_profile("brandi-4"), simulated=True,
                   hardware={"camera": "none", "leds": "none"})
     table.setup(SETUP)
-    with served(table) as url, chromium() as browser:
+    with served(table) as url, watchers(url, watching), chromium() as browser:
         opened = []
         for _ in range(pages):
             context = browser.new_context(viewport={"width": 1100, "height": 800},
@@ -336,6 +370,8 @@ def dispute(table: Table) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", type=int, nargs="+", default=[1, 40])
+    parser.add_argument("--watchers", type=int, default=0,
+                        help="more event streams held open by plain HTTP clients (default 0)")
     parser.add_argument("--samples", type=int, default=60, help="events per run (default 60)")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--screenshots", type=Path, metavar="FOLDER",
@@ -348,13 +384,14 @@ def main() -> int:
     sizes = weight()
     print("page weight (bytes): " + ", ".join(f"{name} {size}" for name, size in sizes.items()))
     for pages in args.pages:
-        figures = latency(pages, args.samples, args.seed)
-        print(f"{pages:>2} page(s): {figures['samples']} samples ({figures['missing']} not shown "
-              f"before the next event): event → DOM p50 {figures['p50']:.1f} ms, "
-              f"p95 {figures['p95']:.1f} ms, max {figures['max']:.1f} ms; event → message in "
-              f"the page p50 {figures['arrived_p50']:.1f} ms, p95 {figures['arrived_p95']:.1f} "
-              f"ms; message → DOM p50 {figures['in_page_p50']:.1f} ms, "
-              f"p95 {figures['in_page_p95']:.1f} ms")
+        figures = latency(pages, args.samples, args.seed, args.watchers)
+        f = figures
+        print(f"{pages:>2} page(s), {args.watchers} watchers: {f['samples']} samples "
+              f"({f['missing']} not shown before the next event): event → DOM "
+              f"p50 {f['p50']:.1f} ms, p95 {f['p95']:.1f} ms, max {f['max']:.1f} ms; "
+              f"event → message in the page p50 {f['arrived_p50']:.1f} ms, "
+              f"p95 {f['arrived_p95']:.1f} ms; message → DOM p50 {f['in_page_p50']:.1f} ms, "
+              f"p95 {f['in_page_p95']:.1f} ms")
     return 0
 
 
