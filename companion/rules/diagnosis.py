@@ -88,6 +88,19 @@ def _promise(option: Option) -> tuple[int, int]:
     return option.cost + min(gap, 2), option.changed
 
 
+_FIELD = 0xFFFF
+"""One field of a packed option (:func:`_packed`)."""
+_SUMS = (1 << 48) - 1
+"""The cost, parts and changed fields of a packed option, without its points."""
+
+
+def _packed(option: Option) -> int:
+    """``option``'s points, cost, parts and changed pegs packed into one int (16 bits each, the
+    points on top), so that the sums of a reading's options are one addition per option."""
+    return (option.steps << 48 | option.cost << 32 | len(option.parts) << 16
+            | option.changed)
+
+
 class Mistake(NamedTuple):
     """One mistake of a reading: its reason code, what it costs and how to write its reason
     (only the reported mistake is written)."""
@@ -643,11 +656,16 @@ class _Diagnosis:
         partner = self.layout.partners[self.mover]
         return {self.mover} if partner is None else {self.mover, partner}
 
-    def seven_readings(self) -> list[tuple[int, int, int, int, tuple[Option, ...]]]:
+    def seven_readings(self) -> Iterator[tuple[int, int, int, int, tuple[Option, ...]]]:
         """Every reading of the observation as ``(bound, parts, changed, total, options)``
         (one option per player), the cheapest first: ``bound`` is the cost of the mistakes the
         pairings show by themselves, ``parts`` how many parts the 7 has, ``changed`` how many
-        pegs changed, ``total`` the points the parts move."""
+        pegs changed, ``total`` the points the parts move.
+
+        Readings are the first :data:`_MAX_READINGS` of the product of the players' options;
+        equal ones stay in product order. Only their sums are computed for all of them (packed
+        into one int per reading); a reading's options are put together when it is reached.
+        """
         allowed = self.seven_players()
         per_player: list[list[Option]] = []
         for player in range(self.layout.players):
@@ -659,49 +677,40 @@ class _Diagnosis:
                     Pairing(peg, self.work.locs[peg], "same") for peg in pegs if peg not in moved
                 )
                 options = [
-                    (*unmoved, *tail)
-                    for tail in self.pairings(player, moved, self.arrived[player], allowed)
+                    option._replace(pairs=(*unmoved, *option.pairs))
+                    for option in self.pairings(player, moved, self.arrived[player], allowed)
                 ]
             else:
-                options = list(self.pairings(player, pegs, list(self.observed.codes[player]),
-                                             allowed))
-            ranked = sorted((self.option(pairs) for pairs in options), key=_promise)
+                options = self.pairings(player, pegs, list(self.observed.codes[player]), allowed)
+            ranked = sorted(options, key=_promise)
             per_player.append(ranked[:_MAX_PAIRINGS])
         fixed = tuple(options[0] for options in per_player if len(options) == 1)
         varied = [options for options in per_player if len(options) > 1]
-        base = (
-            sum(option.steps for option in fixed),
-            sum(option.cost for option in fixed),
-            sum(len(option.parts) for option in fixed),
-            sum(option.changed for option in fixed),
-        )
-        readings = []
-        for combo in itertools.islice(itertools.product(*varied), _MAX_READINGS):
-            total, cost, count, changed = base
-            for option in combo:
-                total += option.steps
-                cost += option.cost
-                count += len(option.parts)
-                changed += option.changed
-            if total != SEVEN_POINTS:
-                cost += 1 if abs(total - SEVEN_POINTS) == 1 else 2
-            readings.append((cost, count, changed, total, fixed + combo))
-        readings.sort(key=lambda item: item[:3])
-        return readings
-
-    def option(self, pairs: tuple[Pairing, ...]) -> Option:
-        """What one player's pairings add to a reading."""
-        parts = tuple(pair for pair in pairs if pair.role == "part")
-        steps = 0
-        for pair in parts:
-            steps += self.steps(*self.flat(pair.peg), pair.target) or 0
-        return Option(
-            pairs,
-            parts,
-            steps,
-            sum(_ROLE_COST.get(pair.role, 0) for pair in pairs),
-            sum(pair.role != "same" for pair in pairs),
-        )
+        sums = [sum(_packed(option) for option in fixed)]
+        for options in varied:
+            packed = [_packed(option) for option in options]
+            sums = [s + p for s in sums[:_MAX_READINGS] for p in packed]
+        sums = sums[:_MAX_READINGS]
+        # the cost of a wrong total, by total, moved into the cost field of a packed sum
+        penalty = [
+            (0 if total == SEVEN_POINTS else 1 if abs(total - SEVEN_POINTS) == 1 else 2) << 32
+            for total in range((max(sums) >> 48) + 1)
+        ]
+        keys = [
+            ((packed_sum & _SUMS) + penalty[packed_sum >> 48]) << 32 | index
+            for index, packed_sum in enumerate(sums)
+        ]
+        keys.sort()
+        radices = [len(options) for options in varied]
+        for key in keys:
+            index = key & 0xFFFFFFFF
+            combo: list[Option] = []
+            for options, radix in zip(reversed(varied), reversed(radices), strict=True):
+                index, digit = divmod(index, radix)
+                combo.append(options[digit])
+            combo.reverse()
+            yield (key >> 64, key >> 48 & _FIELD, key >> 32 & _FIELD,
+                   sums[key & 0xFFFFFFFF] >> 48, fixed + tuple(combo))
 
     def first_of_each(self, pegs: list[int], codes: list[int]) -> list[int]:
         """One peg of ``pegs`` per code in ``codes`` (a multiset), standing on that code."""
@@ -715,20 +724,48 @@ class _Diagnosis:
 
     def pairings(
         self, player: int, pegs: list[int], targets: list[int], allowed: set[int]
-    ) -> Iterator[tuple[Pairing, ...]]:
+    ) -> list[Option]:
         """Every way to give each of ``player``'s pegs one of ``targets``, with every role the
-        change can play."""
-        if not pegs:
-            yield ()
-            return
-        peg, rest = pegs[0], pegs[1:]
-        origin = self.work.locs[peg]
-        for target in sorted(set(targets)):
-            remaining = list(targets)
-            remaining.remove(target)
-            for role in self.roles(player, origin, target, player in allowed):
-                for tail in self.pairings(player, rest, remaining, allowed):
-                    yield (Pairing(peg, target, role), *tail)
+        change can play, as the options they add to a reading (the ways of the later pegs to
+        the targets left are made once)."""
+        may_move = player in allowed
+        locs = self.work.locs
+        made: dict[tuple[int, tuple[int, ...]], list[Option]] = {}
+
+        def ways(index: int, remaining: tuple[int, ...]) -> list[Option]:
+            if index == len(pegs):
+                return [Option((), (), 0, 0, 0)]
+            found = made.get((index, remaining))
+            if found is not None:
+                return found
+            peg = pegs[index]
+            origin = locs[peg]
+            out: list[Option] = []
+            for target in sorted(set(remaining)):
+                rest = list(remaining)
+                rest.remove(target)
+                tails = ways(index + 1, tuple(rest))
+                for role in self.roles(player, origin, target, may_move):
+                    head = Pairing(peg, target, role)
+                    cost = _ROLE_COST.get(role, 0)
+                    changed = role != "same"
+                    if role == "part":
+                        steps = self.steps(player, origin, target) or 0
+                        out.extend(
+                            Option((head, *tail.pairs), (head, *tail.parts), tail.steps + steps,
+                                   tail.cost + cost, tail.changed + changed)
+                            for tail in tails
+                        )
+                    else:
+                        out.extend(
+                            Option((head, *tail.pairs), tail.parts, tail.steps,
+                                   tail.cost + cost, tail.changed + changed)
+                            for tail in tails
+                        )
+            made[index, remaining] = out
+            return out
+
+        return ways(0, tuple(sorted(targets)))
 
     def roles(self, player: int, origin: int, target: int, allowed: bool) -> tuple[str, ...]:
         """What a change ``origin`` → ``target`` of a peg of ``player`` can have been."""
