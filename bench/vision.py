@@ -143,6 +143,11 @@ def run_case(profile: BoardProfile, test: RenderConditions, reference: RenderCon
     all_right = edges_right = True
     kinds = dict.fromkeys(KINDS, 0)
     touched = bool(frame.touched)
+    if touched and not reading.occluded:
+        cover = ", ".join(f"{hole} {frame.cover[hole]:.2f}" for hole in sorted(
+            frame.touched, key=lambda hole: -frame.cover[hole])[:4])
+        tally.errors.append(f"seed {seed} {test.material}: occluded missed ({test.hands} hands, "
+                            f"{test.cards} cards; cover {cover})")
     tally.touched_boards += touched
     tally.flagged += reading.occluded
     tally.flagged_touched += reading.occluded and touched
@@ -288,7 +293,8 @@ def print_drift_game(seed: int, frames: int) -> None:
     """`drift_game`'s figures."""
     print(f"drift game: {frames} frames per board (brandi-4, brandi-6), seed {seed}; light to "
           f"{DRIFT_LEVEL:.0%}, {DRIFT_KELVIN:.0f} K, gradient +{DRIFT_GRADIENT}, lamp "
-          f"+{DRIFT_AZIMUTH_DEG:.0f} deg, a shadow {DRIFT_SHADOW}; a hand in every {DRIFT_HANDS_EVERY}th frame")
+          f"+{DRIFT_AZIMUTH_DEG:.0f} deg, a shadow {DRIFT_SHADOW}; a hand in every "
+          f"{DRIFT_HANDS_EVERY}th frame")
     for key, (holes, right, boards, boards_right, learnt) in drift_game(seed, frames).items():
         print(f"  {key:<20} holes {right / max(holes, 1):.3%} of {holes}, boards "
               f"{boards_right / max(boards, 1):.1%} of {boards}"

@@ -27,7 +27,7 @@ less robust, documented in docs/vision.md.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 import numpy as np
@@ -42,7 +42,7 @@ from vision.reader.learning import (
     MAX_DISAGREEMENT,
     SHADOW_REACH_MM,
     blend_features,
-    blend_prototypes,
+    blend_means,
     blend_surface,
     near,
 )
@@ -485,8 +485,11 @@ class BoardReader:
         centres = np.array([(hole.x, hole.y) for hole in self.profile.holes])
         features = reading.features
         self.reference = blend_features(self.reference, features, same, centres)
-        self.prototypes = blend_prototypes(self.prototypes, features, truth, self._kinds[:, 2],
-                                           _plain_track(self.profile), OWN_LOOK_LIMIT)
+        means = blend_means(self.prototypes.means,
+                            features.vectors(self.prototypes.empty_paint),
+                            features.vectors(self.prototypes.paint), truth, self._kinds[:, 2],
+                            _plain_track(self.profile), OWN_LOOK_LIMIT)
+        self.prototypes = replace(self.prototypes, means=means)
         playing = list(self.prototypes.seats)
         self._class_centres = class_centres(self._kennel_seats, playing, self.reference.centre,
                                             ~self._kinds[:, 2])

@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from vision.reader.board_reader import Prototypes
     from vision.reader.features import HoleFeatures
 
 LEARN_RATE = 0.5  # how far one accepted frame moves what the reader compares against
@@ -84,15 +83,16 @@ def blend_features(stored: HoleFeatures, frame: HoleFeatures, same: np.ndarray,
     )
 
 
-def blend_prototypes(prototypes: Prototypes, frame: HoleFeatures, truth: np.ndarray,
-                     kennel: np.ndarray, plain: np.ndarray, own_look_limit: float,
-                     rate: float = LEARN_RATE) -> Prototypes:
-    """The class looks moved towards ``frame``'s: ``truth`` (N,) is every hole's class index
-    (0 empty); each colour seen takes the median of its holes, each empty track or home hole
-    its own look within ``own_look_limit`` of the plain track's (``plain``), the others (a
-    marble there now; kennels) the plain track's change."""
-    means = np.array(prototypes.means, dtype=float)
-    empty_vectors = frame.vectors(prototypes.empty_paint)
+def blend_means(means: np.ndarray, empty_vectors: np.ndarray, vectors: np.ndarray,
+                truth: np.ndarray, kennel: np.ndarray, plain: np.ndarray,
+                own_look_limit: float, rate: float = LEARN_RATE) -> np.ndarray:
+    """(C, N, F) the class looks ``means`` moved towards a frame's: ``empty_vectors`` and
+    ``vectors`` (N, F) are its features as an empty hole and as a marble, ``truth`` (N,) every
+    hole's class index (0 empty). Each colour seen takes the median of its holes, each empty
+    track or home hole its own look within ``own_look_limit`` of the plain track's
+    (``plain``), kennels the plain track's, the others (a marble there now) the plain track's
+    change."""
+    means = np.array(means, dtype=float)
     empty = truth == 0
     plain_now = empty & plain
     if plain_now.any():
@@ -103,13 +103,12 @@ def blend_prototypes(prototypes: Prototypes, frame: HoleFeatures, truth: np.ndar
         target = np.where((empty & ~kennel)[:, None], own, means[0] + plain_empty - old_plain)
         target[kennel] = plain_empty
         means[0] += rate * (target - means[0])
-    vectors = frame.vectors(prototypes.paint)
-    for index in range(1, len(prototypes.names)):
+    for index in range(1, len(means)):
         holding = truth == index
         if holding.any():
             look = np.median(vectors[holding], axis=0)
             means[index] += rate * (look - means[index])
-    return replace(prototypes, means=means)
+    return means
 
 
 def blend_surface(stored: np.ndarray, frame: np.ndarray, fair: np.ndarray,
