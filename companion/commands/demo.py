@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     """Serve the page while the bots play; until Ctrl-C."""
     from pathlib import Path
 
-    from companion.commands.run import limit_malloc
+    from companion.commands.malloc import limit_malloc
     from companion.sim.live import DemoError, DemoOptions
     from companion.table.config import default_state_dir
     from hw import ProfileError, load_profile

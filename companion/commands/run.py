@@ -9,7 +9,6 @@ import signal
 import socket
 import sys
 import urllib.request
-from collections.abc import Mapping
 from contextlib import ExitStack
 from types import FrameType
 from typing import TYPE_CHECKING, Any
@@ -89,39 +88,6 @@ def stop_on_sigterm() -> None:
     signal.signal(signal.SIGTERM, interrupt)
 
 
-MALLOC_ARENAS = 2
-"""glibc malloc arenas for the whole process (``MALLOC_ARENA_MAX``, unless that is set)."""
-MALLOC_MMAP_BYTES = 2 * 1024 * 1024
-"""Blocks from this size on (the renderer's and reader's float working images, 3.7 MB at
-640 × 480) get their own mapping, given back to the system when freed
-(``MALLOC_MMAP_THRESHOLD_``, unless that is set). Smaller (the 0.9 MB frames too) costs
-about a quarter more CPU per frame in page faults."""
-
-
-def limit_malloc(environ: Mapping[str, str] = os.environ) -> list[str]:
-    """Keep glibc's heap from holding on to freed frame buffers; called before any thread
-    starts. Without it every thread that renders or reads frames gets an arena of its own
-    and glibc raises its mapping threshold past the frames' size, so each arena keeps tens of
-    MB of freed frames. Sets at most :data:`MALLOC_ARENAS` arenas and a fixed mapping
-    threshold of :data:`MALLOC_MMAP_BYTES`, each unless the environment sets it; nothing
-    off glibc. Returns the settings made."""
-    if not sys.platform.startswith("linux"):
-        return []
-    import ctypes
-    import ctypes.util
-
-    try:
-        mallopt = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").mallopt
-    except (OSError, AttributeError):   # not glibc (musl has no mallopt)
-        return []
-    made = []
-    for variable, option, value in (("MALLOC_ARENA_MAX", -8, MALLOC_ARENAS),
-                                    ("MALLOC_MMAP_THRESHOLD_", -3, MALLOC_MMAP_BYTES)):
-        if variable not in environ and mallopt(option, value):
-            made.append(f"{variable}={value}")
-    return made
-
-
 def fail(message: str) -> int:
     """One line on stderr, exit code 2."""
     print(f"dog-companion run: {message}", file=sys.stderr)
@@ -134,6 +100,8 @@ def run(args: argparse.Namespace) -> int:
     from hw import ProfileError, load_profile
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    from companion.commands.malloc import limit_malloc
+
     limit_malloc()
     options = {key: getattr(args, key) for key in ("board", "host", "port", "language",
                                                    "state_dir", "camera", "settle_s")}

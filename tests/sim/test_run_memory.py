@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from companion.commands.run import MALLOC_ARENAS, MALLOC_MMAP_BYTES, limit_malloc
+from companion.commands.malloc import MALLOC_ARENAS, MALLOC_MMAP_BYTES, limit_malloc
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt only")
