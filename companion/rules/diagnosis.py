@@ -169,6 +169,7 @@ class _Diagnosis:
         self.example = example
         self.layout = before.layout
         self.work = Work(before)
+        self.unmoved = self.work.copy()  # the position before, copied by every replay
         self.mover = before.turn
         self.controlled = before.controlled()
         self.left: list[list[int]] = []
@@ -539,7 +540,7 @@ class _Diagnosis:
 
     def replay(self, parts: list[tuple[Change, Route]], seven: bool) -> Reason | None:
         """Replay ``parts`` in order on a copy of the position; the first rule broken."""
-        work = Work(self.before)
+        work = self.unmoved.copy()
         knocked: list[Knock] = []
         jumped: dict[tuple[int, int], Change] = {}
         faults: list[Reason] = []
@@ -730,17 +731,19 @@ class _Diagnosis:
         the targets left are made once)."""
         may_move = player in allowed
         locs = self.work.locs
-        made: dict[tuple[int, tuple[int, ...]], list[Option]] = {}
+        Way = tuple[tuple[Pairing, ...], tuple[Pairing, ...], int, int, int]
+        made: dict[tuple[int, tuple[int, ...]], list[Way]] = {}
 
-        def ways(index: int, remaining: tuple[int, ...]) -> list[Option]:
+        def ways(index: int, remaining: tuple[int, ...]) -> list[Way]:
+            """The ways of pegs ``index…`` to ``remaining``, as the fields of an Option."""
             if index == len(pegs):
-                return [Option((), (), 0, 0, 0)]
+                return [((), (), 0, 0, 0)]
             found = made.get((index, remaining))
             if found is not None:
                 return found
             peg = pegs[index]
             origin = locs[peg]
-            out: list[Option] = []
+            out: list[Way] = []
             for target in sorted(set(remaining)):
                 rest = list(remaining)
                 rest.remove(target)
@@ -751,21 +754,21 @@ class _Diagnosis:
                     changed = role != "same"
                     if role == "part":
                         steps = self.steps(player, origin, target) or 0
-                        out.extend(
-                            Option((head, *tail.pairs), (head, *tail.parts), tail.steps + steps,
-                                   tail.cost + cost, tail.changed + changed)
-                            for tail in tails
-                        )
+                        out.extend([
+                            ((head, *pairs), (head, *parts), tail_steps + steps,
+                             tail_cost + cost, tail_changed + changed)
+                            for pairs, parts, tail_steps, tail_cost, tail_changed in tails
+                        ])
                     else:
-                        out.extend(
-                            Option((head, *tail.pairs), tail.parts, tail.steps,
-                                   tail.cost + cost, tail.changed + changed)
-                            for tail in tails
-                        )
+                        out.extend([
+                            ((head, *pairs), parts, tail_steps, tail_cost + cost,
+                             tail_changed + changed)
+                            for pairs, parts, tail_steps, tail_cost, tail_changed in tails
+                        ])
             made[index, remaining] = out
             return out
 
-        return ways(0, tuple(sorted(targets)))
+        return list(map(Option._make, ways(0, tuple(sorted(targets)))))
 
     def roles(self, player: int, origin: int, target: int, allowed: bool) -> tuple[str, ...]:
         """What a change ``origin`` → ``target`` of a peg of ``player`` can have been."""
@@ -793,7 +796,7 @@ class _Diagnosis:
     ) -> list[Mistake]:
         """The mistakes of ``reading`` with its parts run in ``order``; the replay stops early
         once they cost more than ``limit``."""
-        work = Work(self.before)
+        work = self.unmoved.copy()
         mover = self.mover
         out: list[Mistake] = []
         knocked: dict[int, Knock] = {}

@@ -62,6 +62,17 @@ class Work:
             elif code >= 0:
                 self.occ[code] = peg
 
+    def copy(self) -> Work:
+        """An independent copy (the same as ``Work(self.position)`` when nothing moved yet)."""
+        other = Work.__new__(Work)
+        for name in ("always", "from_behind", "offsets", "owner", "position", "start",
+                     "track_len"):
+            setattr(other, name, getattr(self, name))
+        other.locs = self.locs.copy()
+        other.occ = self.occ.copy()
+        other.home = self.home.copy()
+        return other
+
     def protected(self, peg: int) -> bool:
         """Whether ``peg`` is protected on its own start field (docs/rulebook.md#protection)."""
         code = self.locs[peg]
