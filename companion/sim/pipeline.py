@@ -69,8 +69,9 @@ class FramePipeline:
 
         if self._last_image is None:
             self._last_image = self.source.read().image
-        seats = [player["at"] for player in self.table.state()["players"]] or None
-        self.reader = BoardReader(self.source.profile, reference=self._last_image, seats=seats)
+        players = self.table.state()["players"]
+        colors = {player["at"]: player["color"] for player in players} or None
+        self.reader = BoardReader(self.source.profile, reference=self._last_image, colors=colors)
         self.table.camera_warnings(list(self.reader.warnings), reference=True)
 
     def step(self) -> FrameLog:
