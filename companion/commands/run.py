@@ -126,6 +126,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"Referee PIN: {new_pin} (made now; only its hash is kept in "
               f"{config.state_dir})", flush=True)
         log.info("referee PIN made on first start: %s", new_pin)
+    elif "DOG_REFEREE_PIN" not in os.environ:
+        print("Referee PIN: as printed on the first start (forgotten? start once with "
+              "DOG_REFEREE_PIN=<new PIN>)", flush=True)
     try:
         return start(config, profile, pin)
     except StoreError as err:

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -172,3 +173,17 @@ def test_run_refuses_an_unknown_config_key(tmp_path: Path) -> None:
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
     assert "unknown key 'colour'" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_later_start_says_where_the_pin_came_from(tmp_path: Path, monkeypatch: Any,
+                                                     capsys: Any) -> None:
+    from companion import cli
+    from companion.commands import run
+
+    monkeypatch.setattr(run, "start", lambda config, profile, pin: 0)
+    monkeypatch.delenv("DOG_REFEREE_PIN", raising=False)
+    arguments = ["run", "--state-dir", str(tmp_path / "state")]
+    assert cli.main(arguments) == 0
+    assert re.search(r"Referee PIN: \d{6} \(made now", capsys.readouterr().out)
+    assert cli.main(arguments) == 0
+    assert "Referee PIN: as printed on the first start" in capsys.readouterr().out
