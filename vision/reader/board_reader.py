@@ -501,7 +501,8 @@ class BoardReader:
         rings = self.baseline.reference[:, len(self._surface):].T
         stored = np.concatenate([self._surface, rings])
         now = np.concatenate([self.grid.sample(image, reading.fit.homography), features.ring])
-        board = blend_surface(stored, now, fair, points)
+        at_rings = np.arange(len(points)) >= len(self._surface)
+        board = blend_surface(stored, now, fair, points, anchors=at_rings)
         self._surface = board[:len(self._surface)]
         self.baseline = Baseline.learn(self.grid, self._surface, board[len(self._surface):],
                                        self._kennel_reach)

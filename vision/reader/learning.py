@@ -112,14 +112,17 @@ def blend_means(means: np.ndarray, empty_vectors: np.ndarray, vectors: np.ndarra
 
 
 def blend_surface(stored: np.ndarray, frame: np.ndarray, fair: np.ndarray,
-                  points_xy: np.ndarray, rate: float = LEARN_RATE) -> np.ndarray:
+                  points_xy: np.ndarray, anchors: np.ndarray | None = None,
+                  rate: float = LEARN_RATE) -> np.ndarray:
     """(P, 3) the bare board's stored colours (log) moved towards ``frame``'s: where ``fair``
     (no marble came or went nearby) by their own change, elsewhere by the change interpolated
-    from the fair points near them (``points_xy`` (P, 2) mm)."""
+    from the fair points near them (``points_xy`` (P, 2) mm), of the ``anchors`` (P,) only
+    when given and any is fair (the rings around the holes: a few hundred, not thousands)."""
     if not fair.any():
         return stored
     change = frame - stored
-    change[~fair] = interpolated(change[fair], points_xy[fair], points_xy[~fair])
+    sources = fair if anchors is None or not (fair & anchors).any() else fair & anchors
+    change[~fair] = interpolated(change[sources], points_xy[sources], points_xy[~fair])
     return np.asarray(stored + rate * change, dtype=stored.dtype)
 
 
