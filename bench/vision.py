@@ -219,10 +219,12 @@ DRIFT_HANDS_EVERY = 4  # every this many frames a hand is over the board (never 
 def drift_step(profile: BoardProfile, occupancy: dict[str, str | None],
                seat_of: dict[str, int], rng: np.random.Generator) -> dict[str, str | None]:
     """The position after one move of a random marble: out of its kennel onto the track,
-    along the track, or from the track into its home."""
+    along the track, or from the track into its home (with every marble home, out of it)."""
     kinds = {hole.id: (hole.kind, hole.seat) for hole in profile.holes}
     marbles = [hole for hole, colour in occupancy.items() if colour is not None
                and kinds[hole][0] != "home"]
+    # every marble home: the game starts over from the homes (the light keeps drifting)
+    marbles = marbles or [hole for hole, colour in occupancy.items() if colour is not None]
     start = str(rng.choice(marbles))
     colour = occupancy[start]
     assert colour is not None
