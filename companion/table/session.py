@@ -890,7 +890,7 @@ class Table:
             return {"before": self._snapshots.save(f"{base}-before", self._before_jpeg),
                     "after": self._snapshots.save(f"{base}-after", after)}
         except OSError as error:
-            log.warning("camera: snapshots not kept (%s)", error)
+            log.warning("camera: could not save the snapshots (%s)", error)
             return None
 
     def _accept(self, move: Any) -> None:
