@@ -45,7 +45,7 @@ setup_env() {
   local stamp="$venv/.dog-installed" want
   want="$(sha256sum pyproject.toml | cut -c1-16) [${wanted}]"
   local have
-  have="$(cat "$stamp" 2>/dev/null)"
+  have="$(cat "$stamp" 2>/dev/null || true)"
   # A venv made for the tests ([dev]) also runs the companion: ./run after ./test needs nothing.
   if [ "$have" != "$want" ] && ! { [ -z "$extras" ] && [ "${have%% *}" = "${want%% *}" ]; }; then
     echo "Installing Dog Companion into $venv (first run takes a minute) …"
