@@ -511,6 +511,9 @@ class _Diagnosis:
             return self.replay([(part, behind)], seven=False)
         if back_ok and target >= self.layout.track_len:
             return Reason("four_backward_into_home", moved)
+        if back_ok and behind is not None and (ahead is None or behind.steps < ahead.steps):
+            return Reason("wrong_distance_backward",
+                          {**moved, "steps": behind.steps, "card": str(card)})
         if ahead is None:
             return Reason("no_forward_way", {**moved, "card": str(card)})
         return Reason(

@@ -141,6 +141,13 @@ CATALOGUE: dict[str, Entry] = {
         "{color} zog {from}→{to}: das sind {steps} Felder vorwärts, aber {card} zieht genau"
         " {wanted}",
     ),
+    "wrong_distance_backward": Entry(
+        "cards",
+        "{color} moved {from}→{to}: that is {steps} fields backward, but {card} moves backward"
+        " exactly 4",
+        "{color} zog {from}→{to}: das sind {steps} Felder rückwärts, aber {card} zieht rückwärts"
+        " genau 4",
+    ),
     "no_forward_way": Entry(
         "moving",
         "{color} moved {from}→{to}: no forward way leads there with {card}",

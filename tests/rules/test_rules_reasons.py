@@ -32,6 +32,8 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "no_legal_move": {"card": "7", "example": "7: red T3→T10"},
     "wrong_distance": {"color": "red", "from": "T20", "to": "T26", "steps": 6, "card": "5",
                        "wanted": [5]},
+    "wrong_distance_backward": {"color": "red", "from": "T0*", "to": "T61", "steps": 3,
+                                "card": "4"},
     "no_forward_way": {"color": "red", "from": "H2", "to": "H1", "card": "7"},
     "four_backward_into_home": {"color": "red", "from": "T2", "to": "H1"},
     "several_pegs_moved": {"count": 2, "moves": [

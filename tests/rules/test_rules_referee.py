@@ -38,6 +38,19 @@ def test_s10_wrong_distance() -> None:
     assert verdict.nearest[0].differences == ("red: T26 observed, T25 expected",)
 
 
+def test_s10_a_four_backward_one_field_short_is_named_backward() -> None:
+    before = make(["K K K T0*", EMPTY, EMPTY, EMPTY])
+    verdict = check(before, make(["K K K T61", EMPTY, EMPTY, EMPTY]), Card.FOUR)
+    assert not verdict.legal and verdict.code == "wrong_distance_backward"
+    assert verdict.reason == (
+        "red moved T0*→T61: that is 3 fields backward, but the 4 moves backward exactly 4"
+    )
+    assert verdict.text("de") == (
+        "Rot zog T0*→T61: das sind 3 Felder rückwärts, aber die 4 zieht rückwärts genau 4"
+    )
+    assert verdict.nearest[0].move.notation == "4 back: red T0*→T60"
+
+
 def test_s10_s5_peg_passed_by_the_seven_left_standing() -> None:
     before = make(["K K T3 T20", EMPTY, EMPTY, "T22 K K K"])
     verdict = check(before, make(["K K T3 T27", EMPTY, EMPTY, "T22 K K K"]), Card.SEVEN)
