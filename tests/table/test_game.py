@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import random
 import signal
+import sqlite3
 import time
 from pathlib import Path
 
@@ -48,6 +50,18 @@ CRASH_STEPS = 149
 KILLS = 50
 
 
+def journal_rows(state_dir: Path) -> int:
+    """How many events the journal in `state_dir` holds now (0 before it exists)."""
+    path = state_dir / "journal.sqlite"
+    if not path.exists():
+        return 0
+    with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+        try:
+            return int(db.execute("SELECT count(*) FROM events").fetchone()[0])
+        except sqlite3.OperationalError:     # the child is creating it
+            return 0
+
+
 @pytest.mark.slow
 def test_killed_at_random_moments_the_journal_keeps_every_move_once(tmp_path: Path) -> None:
     """SIGKILL the scripted game's process at random moments, restart it each time: in the
@@ -61,13 +75,25 @@ def test_killed_at_random_moments_the_journal_keeps_every_move_once(tmp_path: Pa
     steps = steps[:CRASH_STEPS]
     moments = signatures(profile, request, steps)
     context = multiprocessing.get_context("fork")
+    # Each life is killed a random number of journal events after it resumed (at a random
+    # moment within a few milliseconds of that event), so the kills are spread over the game
+    # however fast the machine is, and all of them together cover about a third of it.
+    whole = tmp_path / "whole"
+    child = context.Process(target=play_script, args=(whole, profile, request, steps, moments))
+    child.start()
+    child.join(timeout=120)
+    assert child.exitcode == 0
+    reach = max(2, round(0.5 * journal_rows(whole) / KILLS))
     kills = 0
     progress: list[int] = []
     while kills < KILLS:
+        target = journal_rows(tmp_path) + rng.randint(1, reach)
         child = context.Process(target=play_script,
                                 args=(tmp_path, profile, request, steps, moments))
         child.start()
-        time.sleep(rng.uniform(0.01, 0.2))
+        while child.is_alive() and journal_rows(tmp_path) < target:
+            time.sleep(0.001)
+        time.sleep(rng.uniform(0.0, 0.002))
         if not child.is_alive():
             child.join()
             assert child.exitcode == 0
