@@ -42,12 +42,11 @@ from companion.table import RefereePin, Table, TableError
 from companion.web import create_app
 from companion.web.server import create_server
 from hw import load_profile
+from tests.browser import chromium
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--disable-background-timer-throttling",
-                 "--disable-renderer-backgrounding", "--disable-backgrounding-occluded-windows"]
+# Pages in the background still get every event at once.
+UNTHROTTLED = ["--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+               "--disable-backgrounding-occluded-windows"]
 PIN = "2468"
 PLAYERS = [{"name": "Anna", "color": "red", "at": 0}, {"name": "Ben", "color": "yellow", "at": 1},
            {"name": "Cleo", "color": "green", "at": 2}, {"name": "Dario", "color": "blue", "at": 3}]
@@ -92,20 +91,6 @@ def served(table: Table) -> Iterator[str]:
         thread.join(timeout=5)
 
 
-@contextmanager
-def chromium() -> Iterator[Any]:
-    """Debian's Chromium, headless."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                             args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
-
-
 def percentile(values: list[float], share: float) -> float:
     """The `share` quantile (0…1) by the nearest-rank method."""
     ordered = sorted(values)
@@ -148,7 +133,7 @@ def latency(pages: int, samples: int, seed: int, watching: int = 0) -> dict[str,
     table = Table(load_profile("brandi-4"), simulated=True,
                   hardware={"camera": "none", "leds": "none"})
     table.setup(SETUP)
-    with served(table) as url, watchers(url, watching), chromium() as browser:
+    with served(table) as url, watchers(url, watching), chromium(UNTHROTTLED) as browser:
         opened = []
         for _ in range(pages):
             context = browser.new_context(viewport={"width": 1100, "height": 800},
@@ -252,7 +237,7 @@ def screenshots(folder: Path, seed: int) -> list[Path]:
         table = Table(profile, simulated=True, hardware={"camera": "sim", "leds": "sim"},
                       leds=animator)
         strip.add_listener(lambda shown: table.mirror_leds(shown.colors))
-        with served(table) as url, chromium() as browser:
+        with served(table) as url, chromium(UNTHROTTLED) as browser:
             def shot(page: Any, name: str, full: bool = False) -> None:
                 page.wait_for_selector("#toast", state="hidden")
                 page.evaluate("window.scrollTo(0, 0)")

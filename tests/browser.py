@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 from flask import Flask
 
@@ -42,14 +43,14 @@ def live_server(app: Flask) -> Iterator[str]:
 
 
 @contextmanager
-def chromium_page(locale: str = "de-CH") -> Iterator[object]:
-    """A fresh page in headless Chromium (Debian's package, never a downloaded build)."""
+def chromium(extra_args: Sequence[str] = ()) -> Iterator[Any]:
+    """Headless Chromium (Debian's package, never a downloaded build); open contexts on it."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                             args=CHROMIUM_ARGS)
+                                             args=[*CHROMIUM_ARGS, *extra_args])
         try:
-            yield browser.new_page(viewport={"width": 1100, "height": 800}, locale=locale)
+            yield browser
         finally:
             browser.close()

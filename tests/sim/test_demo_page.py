@@ -19,7 +19,7 @@ from companion.sim.live import DemoOptions, LiveTable
 from companion.table import RefereePin, Table
 from companion.web import create_app
 from hw import load_profile
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, live_server
+from tests.browser import chromium, live_server
 from vision.render import RenderConditions
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -37,20 +37,13 @@ def wait_for(condition: Callable[[], bool], what: str) -> None:
 
 
 @pytest.fixture
-def chromium() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                             args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+def browser() -> Iterator[Any]:
+    with chromium() as launched:
+        yield launched
 
 
 def test_a_person_takes_a_seat_plays_a_card_and_gives_it_back(tmp_path: Path,
-                                                               chromium: Any) -> None:
+                                                               browser: Any) -> None:
     from playwright.sync_api import expect
 
     table = Table(load_profile("brandi-4"), state_dir=tmp_path)
@@ -67,7 +60,7 @@ def test_a_person_takes_a_seat_plays_a_card_and_gives_it_back(tmp_path: Path,
         referee.post("/api/login", json={"pin": PIN})
         token = referee.get("/api/seats").get_json()["seats"][person]["token"]
 
-        page = chromium.new_context(locale="en-GB").new_page()
+        page = browser.new_context(locale="en-GB").new_page()
         problems: list[str] = []
         page.on("pageerror", lambda error: problems.append(str(error)))
         page.goto(f"{url}/join/{token}")

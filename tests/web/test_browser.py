@@ -19,7 +19,7 @@ from companion.table import RefereePin, Table
 from companion.table.camera import CameraLoop, rendered_source
 from companion.web import create_app
 from hw import load_profile
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, live_server
+from tests.browser import chromium, live_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -41,15 +41,8 @@ def table(tmp_path: Path) -> Iterator[Table]:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """One Chromium for the module; each test opens its own contexts (cookies, storage)."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                              args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 @pytest.fixture
