@@ -9,7 +9,7 @@ worked out once.
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from companion.rules import Card, Move, Position, legal_moves
 from companion.table.board import BoardMap, View
@@ -40,6 +40,8 @@ class Legal:
     diffs: tuple[Diff, ...]
     by_diff: dict[frozenset[tuple[str, str | None]], Move]
     lit: Lit
+    _stood_for: dict[Card, tuple[tuple[Move, ...], Lit]] = field(
+        default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, board: BoardMap, before: Position, card: Card) -> Legal:
@@ -51,6 +53,17 @@ class Legal:
         for move, diff in zip(moves, diffs, strict=True):
             by_diff.setdefault(diff_key(diff), move)
         return cls(before, card, moves, before_view, diffs, by_diff, lit_by(moves, board))
+
+    def standing_for(self, board: BoardMap, as_card: Card | None) -> tuple[tuple[Move, ...], Lit]:
+        """The moves and lit holes shown for a Joker announced as ``as_card`` (all of them for
+        None); judging still uses every move."""
+        if as_card is None:
+            return self.moves, self.lit
+        found = self._stood_for.get(as_card)
+        if found is None:
+            moves = tuple(move for move in self.moves if move.as_card is as_card)
+            found = self._stood_for[as_card] = (moves, lit_by(moves, board))
+        return found
 
     def result(self, view: View) -> Move | None:
         """The legal move whose result the board view shows, if any."""

@@ -26,6 +26,7 @@ from typing import Any, Protocol, overload
 from companion.rules import (
     Card,
     CardError,
+    Move,
     Position,
     PositionError,
     Verdict,
@@ -39,6 +40,7 @@ from companion.table import leds as scenes
 from companion.table.board import BoardMap, ReadingError, View, start_holes
 from companion.table.errors import TableError
 from companion.table.game import RefereeGame
+from companion.table.leds import Lit
 from companion.table.legal import Legal, LegalCache
 from companion.table.settings import Settings, load_settings, save_settings
 from companion.table.setup import parse_setup
@@ -72,6 +74,23 @@ def _card(text: object) -> Card:
         return parse_card(text)
     except CardError as error:
         raise TableError(f"card: {error}", 400) from None
+
+
+def _joker_as(card: Card, joker_as: object) -> Card | None:
+    """The card a Joker is announced as (None: any); 400 naming ``as`` otherwise."""
+    if joker_as is None:
+        return None
+    if card is not Card.JOKER:
+        raise TableError(f"as: only a Joker stands for another card, not {card}", 400)
+    if not isinstance(joker_as, str):
+        raise TableError(f"as: {joker_as!r} is not a card name (A K Q J 10 … 2)", 400)
+    try:
+        stood = parse_card(joker_as)
+    except CardError as error:
+        raise TableError(f"as: {error}", 400) from None
+    if stood is Card.JOKER:
+        raise TableError("as: a Joker stands for one of A K Q J 10 … 2, not for a Joker", 400)
+    return stood
 
 
 class Table:
@@ -228,8 +247,7 @@ class Table:
             else [list(team) for team in game.position.layout.teams],
             "holes": self._shown_holes(),
             "leds": dict(self._leds),
-            "targets": [] if self._announced is None or self._current_legal() is None
-            else self._current_legal().lit.holes,  # type: ignore[union-attr]
+            "targets": self._shown()[1].holes if self._current_legal() is not None else [],
             "camera": {**self._camera, "warnings": (
                 [f"camera lost: {self._lost_why}"] if self._camera["status"] == "lost" else []
             ) + list(self._camera["warnings"]), "warning_codes": (
@@ -297,11 +315,10 @@ class Table:
         """The legal results of the announced card (``notation``, ``result`` POSITION), for
         manual entry by choosing one; ``[]`` without an announced card."""
         with self._lock:
-            legal = self._current_legal()
-            if legal is None:
+            if self._current_legal() is None:
                 return []
             return [{"notation": move.notation, "result": move.result.to_json()}
-                    for move in legal.moves]
+                    for move in self._shown()[0]]
 
     @overload
     def snapshot(self) -> dict[str, Any]: ...
@@ -424,8 +441,8 @@ class Table:
                     lambda: scenes.repair_scene(board, wrong, expected))
         legal = self._current_legal()
         if legal is not None:
-            lit = legal.lit
-            return ("card", id(legal)), lambda: scenes.card_scene(board, lit)
+            lit = self._shown()[1]
+            return ("card", id(legal), id(lit)), lambda: scenes.card_scene(board, lit)
         turn = game.turn
         if turn is None:
             return ("nothing",), nothing
@@ -457,12 +474,16 @@ class Table:
             self._changed()
             return self._state()
 
-    def announce(self, card: str, player: int | None = None) -> dict[str, Any]:
+    def announce(self, card: str, player: int | None = None,
+                 joker_as: str | None = None) -> dict[str, Any]:
         """The player to move announces ``card`` (``player``: the seat index in play order
-        claiming it; None: the referee for the player to move). Lights its targets."""
+        claiming it; None: the referee for the player to move). Lights its targets; a Joker
+        with ``joker_as`` lights only those of the Joker played as that card (the move is
+        still judged as a Joker)."""
         with self._lock:
             game = self._playing()
             chosen = _card(card)
+            stood_for = _joker_as(chosen, joker_as)
             turn = game.turn
             assert turn is not None
             if player is not None and player != turn:
@@ -475,7 +496,10 @@ class Table:
                 raise TableError(f"{chosen} cannot be played by {self._name(turn)} in this "
                                  "position", 409)
             self._before_jpeg = self._camera_jpeg()
-            self._commit("announce", {"card": str(chosen), "player": turn})
+            data: dict[str, Any] = {"card": str(chosen), "player": turn}
+            if stood_for is not None:
+                data["as"] = str(stood_for)
+            self._commit("announce", data)
             self._reconsider()
             return self._state()
 
@@ -954,6 +978,14 @@ class Table:
         return self._legal.get(self._board, self._game.position,
                                _card(self._announced["card"]))
 
+    def _shown(self) -> tuple[tuple[Move, ...], Lit]:
+        """The announced card's moves and lit holes as shown: a Joker announced as a card
+        only as that card."""
+        legal = self._current_legal()
+        assert legal is not None and self._board is not None and self._announced is not None
+        stood = self._announced.get("as")
+        return legal.standing_for(self._board, None if stood is None else _card(stood))
+
     # -- journal and apply -----------------------------------------------------------------
 
     def _commit(self, kind: str, data: dict[str, Any], game: int | None = None) -> None:
@@ -999,6 +1031,8 @@ class Table:
             self._step({"kind": "exchange"})    # the first card of the round ends the reminder
         if kind == "announce":
             self._announced = {"card": data["card"], "player": int(data["player"])}
+            if data.get("as") is not None:
+                self._announced["as"] = data["as"]
             self._pending = None
             self._verdict = None
             self._progress = []
