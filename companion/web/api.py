@@ -100,10 +100,12 @@ def setup() -> Response:
 
 @bp.post("/cards")
 def cards() -> Response:
-    """`{"card": "7"}`: the player to move announces a card (a seat only for itself)."""
+    """`{"card": "7"}`: the player to move announces a card (a seat only for itself);
+    `{"card": "JOKER", "as": "7"}` lights only the Joker's moves as a 7."""
     seat = acting_seat("announcing a card")
-    body = json_body({"card": str}, required=("card",))
-    return answer(current_table().announce(body["card"], player=seat))
+    body = json_body({"card": str, "as": str}, required=("card",))
+    return answer(current_table().announce(body["card"], player=seat,
+                                           joker_as=body.get("as")))
 
 
 @bp.post("/observe")
