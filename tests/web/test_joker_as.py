@@ -84,3 +84,14 @@ def test_a_bad_as_is_refused_naming_it(ref: Client, game: dict[str, Any], tmp_pa
     assert error.startswith("as: ") or error.startswith("'as' must be"), error
     assert journal(tmp_path) == before
     assert table.state()["version"] == version
+
+
+@pytest.mark.parametrize(("language", "title", "any_card"), [
+    ("de", "Joker als …", "beliebig"), ("en", "Joker as …", "any")])
+def test_the_card_pad_has_a_joker_as_row(app: Flask, language: str, title: str,
+                                         any_card: str) -> None:
+    page = Client(app).get("/", headers={"Accept-Language": language}).get_data(as_text=True)
+    row = page[page.index('id="joker-as"'):]
+    row = row[:row.index("</div>\n      </div>")]
+    assert title in row and any_card in row
+    assert row.count("data-as=") == 14 and 'data-as="JOKER"' not in row

@@ -362,6 +362,13 @@ function showCardpad(state) {
     button.classList.toggle("chosen", button.dataset.card === card);
     button.setAttribute("aria-pressed", String(button.dataset.card === card));
   }
+  // A Joker may be narrowed to the card it stands for (only the lit targets and listed results).
+  $("joker-as").hidden = card !== "JOKER";
+  const stood = (state.announced && state.announced.as) || "";
+  for (const button of pad.querySelectorAll("#joker-as button")) {
+    button.classList.toggle("chosen", card === "JOKER" && button.dataset.as === stood);
+    button.setAttribute("aria-pressed", String(card === "JOKER" && button.dataset.as === stood));
+  }
   $("done").disabled = !allowed || !card;
   $("done").hidden = camera === "manual";    // without a camera there is no reading to judge
   $("manual-open").disabled = !allowed || !card;
@@ -887,6 +894,10 @@ function wire() {
   for (const link of document.querySelectorAll("a[data-lang]")) link.addEventListener("click", chooseLanguage);
   for (const button of document.querySelectorAll("#cardpad .card")) {
     button.addEventListener("click", () => send("/api/cards", { card: button.dataset.card }));
+  }
+  for (const button of document.querySelectorAll("#joker-as button")) {
+    const as = button.dataset.as;
+    button.addEventListener("click", () => send("/api/cards", as ? { card: "JOKER", as } : { card: "JOKER" }));
   }
   $("done").addEventListener("click", async () => { if (await send("/api/done", {})) toast(texts.done_sent); });
   $("fold").addEventListener("click", () => {
