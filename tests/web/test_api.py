@@ -13,30 +13,12 @@ from tests.web.apiclient import (
     SETUP,
     Client,
     journal,
-    make_app,
-    make_table,
     onto_start_without_star,
     out_of_kennel,
-    referee,
 )
 
 SECTION_5_KEYS = {"format", "phase", "position", "round", "dealer", "counts", "folded", "moves",
                   "announced", "pending", "verdict", "winners", "version"}
-
-
-@pytest.fixture
-def table(tmp_path: Path) -> Table:
-    return make_table(tmp_path)
-
-
-@pytest.fixture
-def app(table: Table) -> Flask:
-    return make_app(table)
-
-
-@pytest.fixture
-def ref(app: Flask) -> Client:
-    return referee(app)
 
 
 @pytest.fixture

@@ -24,16 +24,6 @@ from tests.web.apiclient import (
 
 
 @pytest.fixture
-def table(tmp_path: Path) -> Table:
-    return make_table(tmp_path)
-
-
-@pytest.fixture
-def app(table: Table) -> Flask:
-    return make_app(table)
-
-
-@pytest.fixture
 def ref(app: Flask) -> Client:
     client = referee(app)
     assert client.post("/api/setup", SETUP).status_code == 200

@@ -4,25 +4,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from flask import Flask
 from werkzeug.test import TestResponse
 
 from companion.table import Table
-from tests.web.apiclient import SETUP, Client, make_app, make_table, referee
-
-
-@pytest.fixture
-def table(tmp_path: Path) -> Table:
-    return make_table(tmp_path)
-
-
-@pytest.fixture
-def app(table: Table) -> Flask:
-    return make_app(table)
+from tests.web.apiclient import SETUP, Client, make_app, referee
 
 
 def open_stream(app: Flask, **headers: str) -> tuple[TestResponse, Iterator[bytes]]:

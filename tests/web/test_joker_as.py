@@ -11,22 +11,7 @@ import pytest
 from flask import Flask
 
 from companion.table import Table
-from tests.web.apiclient import SETUP, Client, journal, make_app, make_table, referee
-
-
-@pytest.fixture
-def table(tmp_path: Path) -> Table:
-    return make_table(tmp_path)
-
-
-@pytest.fixture
-def app(table: Table) -> Flask:
-    return make_app(table)
-
-
-@pytest.fixture
-def ref(app: Flask) -> Client:
-    return referee(app)
+from tests.web.apiclient import SETUP, Client, journal
 
 
 def green_on_t40(position: dict[str, Any]) -> dict[str, Any]:
