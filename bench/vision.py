@@ -1,7 +1,7 @@
 """Benchmark of the board reader on rendered frames (fixed seed, both boards, all conditions).
 
     .venv/bin/python bench/vision.py [--cases 600] [--seed 2024] [--breakdown] [--cold] [--jobs N]
-        [--empty-seats K] [--shuffle-colours]
+        [--empty-seats K] [--shuffle-colours] [--reader naive]
 
 Each case: a random realistic game position, a test frame under random conditions (a third with
 hands or cards over the board) and a reference frame of the start position under a related
@@ -20,6 +20,7 @@ marbles off the board). `--shuffle-colours` deals the marble colours to the seat
 order in every third case (players pick their colours; the kennels' paint stays): the reader
 must name each seat's colour from what its kennel shows. The shuffle draws from a generator of
 its own, so every case is otherwise the one the same seed draws without the option.
+`--reader naive` reads the same cases with the baseline of `bench/naive_reader.py`.
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from naive_reader import NaiveReader
 
 from hw import BoardProfile, load_profile
 from vision.reader.board_reader import BoardReader
@@ -124,13 +127,13 @@ def without(occupancy: dict[str, str | None], colours: set[str]) -> dict[str, st
 
 def run_case(profile: BoardProfile, test: RenderConditions, reference: RenderConditions,
              occupancy: dict[str, str | None], seed: int, tally: Tally, cold: bool,
-             absent: set[str], colours: Sequence[str]) -> None:
+             absent: set[str], colours: Sequence[str], naive: bool = False) -> None:
     occupancy = without(occupancy, absent)
     start = render(profile, without(start_occupancy(profile, colours), absent), reference,
                    seed=seed)
     frame = render(profile, occupancy, test, seed=seed + 1)
     try:
-        reader = BoardReader(profile, start.image)
+        reader = (NaiveReader if naive else BoardReader)(profile, start.image)
         if not cold:
             reader.read(start.image)  # the frame before, as in a stream
         began = time.perf_counter()
@@ -188,7 +191,7 @@ def run_case(profile: BoardProfile, test: RenderConditions, reference: RenderCon
 
 
 def run_cases(seed: int, cases: range, cold: bool = False, empty_seats: int = 0,
-              shuffle: bool = False) -> Tally:
+              shuffle: bool = False, naive: bool = False) -> Tally:
     """Run some of the benchmark's cases (every case draws from its own generator)."""
     cv2.setNumThreads(1)
     profiles = [load_profile("brandi-4"), load_profile("brandi-6")]
@@ -203,7 +206,7 @@ def run_cases(seed: int, cases: range, cold: bool = False, empty_seats: int = 0,
         case_draw = draw_case(profile, rng, case_seed, colours=colours)
         absent = {colours[int(seat)]
                   for seat in rng.choice(profile.seats, empty_seats, replace=False)}
-        run_case(profile, *case_draw, case_seed, tally, cold, absent, colours)
+        run_case(profile, *case_draw, case_seed, tally, cold, absent, colours, naive)
     tally.bins = dict(tally.bins)  # picklable
     return tally
 
@@ -331,6 +334,8 @@ def main() -> int:
                         help="every third case: the seats' colours dealt in another order")
     parser.add_argument("--jobs", type=int, default=1,
                         help="parallel processes (times are then not one-core figures)")
+    parser.add_argument("--reader", choices=("companion", "naive"), default="companion",
+                        help="naive: the baseline reader of bench/naive_reader.py")
     parser.add_argument("--drift-game", type=int, default=0, metavar="N",
                         help="instead: a game of N frames per board under drifting light, read "
                         "with the reference kept and with learning from accepted positions")
@@ -343,17 +348,19 @@ def main() -> int:
             parts = pool.map(run_cases, [args.seed] * args.jobs,
                              [range(job, args.cases, args.jobs) for job in range(args.jobs)],
                              [args.cold] * args.jobs, [args.empty_seats] * args.jobs,
-                             [args.shuffle_colours] * args.jobs)
+                             [args.shuffle_colours] * args.jobs,
+                             [args.reader == "naive"] * args.jobs)
             tally = Tally()
             for part in parts:
                 tally.merge(part)
     else:
         tally = run_cases(args.seed, range(args.cases), args.cold, args.empty_seats,
-                          args.shuffle_colours)
+                          args.shuffle_colours, args.reader == "naive")
     ms = np.concatenate([[], *tally.seconds.values()]) * 1000
     print(f"cases {args.cases} (brandi-4 and brandi-6 alternating), seed {args.seed}, "
           f"seats nobody plays per case {args.empty_seats}"
-          + (", seat colours shuffled in every third case" if args.shuffle_colours else ""))
+          + (", seat colours shuffled in every third case" if args.shuffle_colours else "")
+          + (", naive reader" if args.reader == "naive" else ""))
     print(f"per-hole accuracy (visible holes): {tally.correct / max(tally.holes, 1):.5%} "
           f"of {tally.holes}; visible holes reported '?': {tally.unknown_visible}")
     print(f"boards fully correct: {tally.boards_correct / max(tally.boards, 1):.2%} "

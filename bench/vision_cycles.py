@@ -1,7 +1,7 @@
 """Benchmark of the board reader on the path-traced draw that `bench/render_cycles.py` stored.
 
     .venv/bin/python bench/vision_cycles.py [--frames var/cycles] [--breakdown]
-        [--show-errors 10]
+        [--show-errors 10] [--reader naive]
 
 For every finished case in the folder: `BoardReader(profile, start frame)` (what
 `dog-companion vision read GAME --board B --reference START` runs) reads the start frame once
@@ -11,7 +11,8 @@ only touches may be "?"), holes under a hand or object read as a definite wrong 
 locate + read milliseconds per game frame on one core; and the `"?"` precision (holes said "?"
 that a hand or object touches) and recall (holes under one said "?"), and the same for the
 board's `occluded` flag. `--breakdown` adds the figures by condition (board, material,
-shuffled seat colours, hands, objects, lamps changed, window, LEDs, resolution).
+shuffled seat colours, hands, objects, lamps changed, window, LEDs, resolution). `--reader
+naive` reads with the baseline of `bench/naive_reader.py` instead.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from naive_reader import NaiveReader
 
 from hw import load_profile
 from vision.reader.board_reader import BoardReader
@@ -119,8 +122,9 @@ def ratio(part: int, whole: int) -> str:
     return f"{part / whole:.4f}" if whole else "n/a"
 
 
-def evaluate(frames: Path) -> tuple[Tally, int]:
-    """Read every finished case in `frames`; returns the tally and the number of cases."""
+def evaluate(frames: Path, naive: bool = False) -> tuple[Tally, int]:
+    """Read every finished case in `frames` (with the naive reader if `naive`); returns the
+    tally and the number of cases."""
     cv2.setNumThreads(1)
     tally = Tally()
     names = sorted(path.stem for path in frames.glob("[0-9][0-9][0-9][0-9].json"))
@@ -132,7 +136,7 @@ def evaluate(frames: Path) -> tuple[Tally, int]:
         profile = profiles.setdefault(truth["board"], load_profile(truth["board"]))
         tally.cases += 1
         try:
-            reader = BoardReader(profile, start)
+            reader = NaiveReader(profile, start) if naive else BoardReader(profile, start)
             reader.read(start)  # the frame before, as in a stream
             began = time.perf_counter()
             reading = reader.read(game)
@@ -183,11 +187,12 @@ def main() -> int:
     parser.add_argument("--frames", type=Path, default=Path("var/cycles"))
     parser.add_argument("--breakdown", action="store_true")
     parser.add_argument("--show-errors", type=int, default=10)
+    parser.add_argument("--reader", choices=("companion", "naive"), default="companion")
     args = parser.parse_args()
     if not args.frames.is_dir():
         print(f"--frames: {args.frames} is not a folder", file=sys.stderr)
         return 2
-    tally, _ = evaluate(args.frames)
+    tally, _ = evaluate(args.frames, args.reader == "naive")
     report(tally, args.frames, args.breakdown, args.show_errors)
     return 0
 
