@@ -31,6 +31,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import cv2
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/: naive_reader
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from naive_reader import NaiveReader

@@ -100,3 +100,5 @@ def test_the_evaluator_reads_the_folder(rendered, capsys):
     assert tally.boards + tally.failures == 2
     evaluator.report(tally, out, breakdown=True, show_errors=3)
     assert "per-hole accuracy" in capsys.readouterr().out
+    naive, _ = evaluator.evaluate(out, naive=True)  # the baseline reads the same folder
+    assert naive.boards + naive.failures == 2 and naive.said_unknown == 0
