@@ -123,9 +123,11 @@ def show_game(args: argparse.Namespace) -> int:
         info = _game_info(journal, args.id)
         if info.source == "import":
             from companion.rules import Game
+            from companion.rules.record import Ruling
 
             game = Game.replay(_record_lines(journal, args.id))
-            moves = [getattr(event, "notation", None) for event in game.events]
+            moves = ["set by the referee" if isinstance(event, Ruling)
+                     else getattr(event, "notation", None) for event in game.events]
             _print({"id": info.id, "source": info.source, "label": info.label,
                     "phase": game.phase.value, "round": game.round,
                     "winners": None if game.winners is None else list(game.winners),

@@ -48,6 +48,7 @@ from companion.rules.record import (
     Play,
     RecordError,
     Redraw,
+    Ruling,
     Setup,
     parse_event,
     parse_header,
@@ -55,7 +56,7 @@ from companion.rules.record import (
 )
 from companion.rules.referee import Verdict, check
 
-EventT = TypeVar("EventT", Deal, Exchange, Play, Redraw, Fold)
+EventT = TypeVar("EventT", Deal, Exchange, Play, Redraw, Fold, Ruling)
 
 
 class GameError(ValueError):
@@ -286,6 +287,11 @@ class Game:
         redraw). Full mode, team game: ``cards`` default to the whole hand."""
         return self._apply_fold(Fold(self._who(player), None if cards is None else tuple(cards)))
 
+    def rule(self, card: Card | None, after: Position, player: int | None = None) -> Ruling:
+        """The referee's word: ``player``'s turn ends with the board at ``after`` whatever the
+        rules say (``card`` leaves the hand; None: the board is set without a card)."""
+        return self._apply_ruling(Ruling(self._who(player), card, after))
+
     def apply(self, event: Event) -> Event:
         """Apply any event (as read from a record); return it as accepted."""
         if isinstance(event, Deal):
@@ -296,6 +302,8 @@ class Game:
             return self._apply_play(event)
         if isinstance(event, Redraw):
             return self._apply_redraw(event)
+        if isinstance(event, Ruling):
+            return self._apply_ruling(event)
         return self._apply_fold(event)
 
     # -- record -----------------------------------------------------------------------------
@@ -394,16 +402,33 @@ class Game:
             )
         move = verdict.move
         self._take_cards(event.player, [event.card])
+        self._end_turn(event.player, move.result)
+        return self._accept(Play(event.player, event.card, move.result, move.notation))
+
+    def _apply_ruling(self, event: Ruling) -> Ruling:
+        action = "play" if event.card is None else f"play {event.card}"
+        self._require_turn(event.player, action)
+        if event.position.layout != self._position.layout:
+            raise GameError("the position of the ruling is not of this game: other rules, "
+                            "board, colours or seats")
+        if event.card is not None:
+            self._require_cards(event.player, [event.card])
+            self._take_cards(event.player, [event.card])
+        after = event.position.with_turn(event.player)
+        self._end_turn(event.player, after)
+        return self._accept(Ruling(event.player, event.card, after))
+
+    def _end_turn(self, player: int, after: Position) -> None:
+        """``player``'s turn ended with the board at ``after``: the next turn or the end."""
         self._redrawn = False
-        self._position = move.result
-        winners = self._position.winner()
+        self._position = after
+        winners = after.winner()
         if winners is not None:
             self._winners = winners
             self._phase = Phase.OVER
             self._turn = None
         else:
-            self._pass_turn(event.player)
-        return self._accept(Play(event.player, event.card, move.result, move.notation))
+            self._pass_turn(player)
 
     def _apply_redraw(self, event: Redraw) -> Redraw:
         self._require_turn(event.player, "discard and draw a card")

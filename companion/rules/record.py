@@ -10,7 +10,8 @@ Events are what happened at the table, from the game's point of view:
 * :class:`Exchange` -- the card exchange after a deal (the cards only when known);
 * :class:`Play` -- a player plays a card; the position after the move;
 * :class:`Redraw` -- 2, 3 or 5 players: a player who cannot move discards one card, draws one;
-* :class:`Fold` -- a player who cannot move discards (team game: the whole hand).
+* :class:`Fold` -- a player who cannot move discards (team game: the whole hand);
+* :class:`Ruling` -- the referee's word: the turn ends with the board as the referee says.
 """
 
 from __future__ import annotations
@@ -127,7 +128,18 @@ class Fold:
     cards: tuple[Card, ...] | None = None
 
 
-Event = Deal | Exchange | Play | Redraw | Fold
+@dataclass(frozen=True)
+class Ruling:
+    """The referee's ruling: ``player``'s turn ends with the board at ``position``, whether or
+    not the rules allow it. ``card`` leaves the hand; None: the board was set without a card.
+    """
+
+    player: int
+    card: Card | None
+    position: Position
+
+
+Event = Deal | Exchange | Play | Redraw | Fold | Ruling
 
 
 def header_line(setup: Setup) -> str:
@@ -200,6 +212,11 @@ def event_line(event: Event) -> str:
             obj["discard"] = str(event.discard)
         if event.drawn is not None:
             obj["drawn"] = str(event.drawn)
+    elif isinstance(event, Ruling):
+        obj = {"event": "ruling", "player": event.player}
+        if event.card is not None:
+            obj["card"] = str(event.card)
+        obj["position"] = _position_json(event.position)
     else:
         obj = {"event": "fold", "player": event.player}
         if event.cards is not None:
@@ -239,11 +256,18 @@ def parse_event(line: str) -> Event:
         if kind == "fold":
             cards = obj.get("cards")
             return Fold(int(obj["player"]), None if cards is None else _cards(cards))
+        if kind == "ruling":
+            return Ruling(
+                player=int(obj["player"]),
+                card=_optional_card(obj.get("card")),
+                position=Position.from_json(obj["position"]),
+            )
     except KeyError as missing:
         raise RecordError(f"{kind} event: missing key {missing}") from None
     except (TypeError, PositionError, CardError) as error:
         raise RecordError(f"{kind} event: {error}") from None
-    raise RecordError(f"unknown event {kind!r}: expected deal, exchange, play, redraw or fold")
+    raise RecordError(f"unknown event {kind!r}: expected deal, exchange, play, redraw, fold "
+                      "or ruling")
 
 
 def record_lines(setup: Setup, events: Iterable[Event]) -> list[str]:

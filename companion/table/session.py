@@ -34,12 +34,11 @@ from companion.rules import (
     parse_card,
     playable,
 )
-from companion.rules.game import GameError, Phase, fold_check
+from companion.rules.game import Game, GameError, Phase, fold_check
 from companion.store import Journal
 from companion.table import leds as scenes
 from companion.table.board import BoardMap, ReadingError, View, start_holes
 from companion.table.errors import TableError
-from companion.table.game import RefereeGame
 from companion.table.leds import Lit
 from companion.table.legal import Legal, LegalCache
 from companion.table.settings import Settings, load_settings, save_settings
@@ -171,8 +170,8 @@ class Table:
         return table
 
     def record(self) -> list[str]:
-        """The game as a ``dog-record/1`` record (header and one line per event); an
-        override appears as a play the rules refuse, so such a record cannot be imported."""
+        """The game as a ``dog-record/1`` record (header and one line per event; an
+        override is a ``ruling``)."""
         with self._lock:
             if self._game is None:
                 raise TableError("no game is set up", 409)
@@ -183,7 +182,7 @@ class Table:
     def _reset_game(self) -> None:
         self._game_id: int | None = None
         self._request: dict[str, Any] | None = None
-        self._game: RefereeGame | None = None
+        self._game: Game | None = None
         self._board: BoardMap | None = None
         self._steps: list[dict[str, Any]] = []
         self._moves: list[dict[str, Any]] = []
@@ -1082,7 +1081,7 @@ class Table:
         self._reset_game()
         self._game_id = game_id
         self._request = request
-        self._game = RefereeGame(setup)
+        self._game = Game(setup)
         self._board = BoardMap(self.profile, setup.start)
         self._game.deal()
         self._start = self._game.position
@@ -1099,7 +1098,7 @@ class Table:
                       int(step["player"]))
         elif kind == "override":
             card = None if step["card"] is None else _card(step["card"])
-            game.force(card, Position.from_json(step["position"]), int(step["player"]))
+            game.rule(card, Position.from_json(step["position"]), int(step["player"]))
         elif kind == "fold":
             self._check_fold(game, step)
             if step["redraw"]:
@@ -1121,7 +1120,7 @@ class Table:
             game.deal()
 
     @staticmethod
-    def _check_fold(game: RefereeGame, step: Mapping[str, Any]) -> None:
+    def _check_fold(game: Game, step: Mapping[str, Any]) -> None:
         if step["redraw"] and (game.team_game or game.redrawn):
             raise TableError("no card can be drawn now", 409)
 
@@ -1154,7 +1153,7 @@ class Table:
 
     # -- helpers ---------------------------------------------------------------------------
 
-    def _playing(self) -> RefereeGame:
+    def _playing(self) -> Game:
         game = self._game
         if game is None:
             raise TableError("no game is set up: set one up first", 409)

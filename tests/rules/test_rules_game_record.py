@@ -20,6 +20,7 @@ from companion.rules.record import (
     Play,
     RecordError,
     Redraw,
+    Ruling,
     Setup,
     event_line,
     parse_event,
@@ -177,9 +178,51 @@ def test_every_event_type_round_trips_as_a_line() -> None:
         Redraw(2),
         Fold(0, (Card.TWO, Card.THREE)),
         Fold(0),
+        Ruling(3, Card.FOUR, position),
+        Ruling(3, None, position),
     ]
     for event in events:
         assert parse_event(event_line(event)) == event
+
+
+def _with_pegs(position: Position, player: int, pegs: list[str]) -> Position:
+    data = position.to_json()
+    data["players"][player]["pegs"] = pegs
+    return Position.from_json(data)
+
+
+def test_a_ruling_ends_the_turn_as_the_referee_says_and_replays() -> None:
+    """The referee's word (docs/game-record.md#rulings): a board the rules refuse counts as
+    played; the card leaves the hand; the record replays to the same state."""
+    game = Game(Setup.new(SWISS, first_dealer=3))
+    game.deal()
+    game.exchange()
+    refused = _with_pegs(game.position, 0, ["K", "K", "K", "T5"])
+    with pytest.raises(IllegalMoveError):
+        game.play(Card.ACE, refused)
+    ruling = game.rule(Card.ACE, refused)
+    assert ruling == Ruling(0, Card.ACE, refused.with_turn(0))
+    assert game.turn == 1 and game.counts[0] == 5
+    assert game.position.players[0].pegs == ("K", "K", "K", "T5")
+    game.rule(None, _with_pegs(game.position, 1, ["K", "K", "K", "T20"]))
+    assert game.turn == 2 and game.counts[1] == 6  # the board was set, no card played
+    lines = game.record()
+    assert [json.loads(line)["event"] for line in lines[-2:]] == ["ruling", "ruling"]
+    assert "card" not in json.loads(lines[-1])
+    assert Game.replay(lines).state() == game.state()
+
+
+def test_a_ruling_of_another_game_or_out_of_turn_is_refused() -> None:
+    game = Game(Setup.new(SWISS, first_dealer=3))
+    game.deal()
+    game.exchange()
+    before = game.state()
+    other = Position.initial(SCHMIDT, 4, COLORS[:4])
+    with pytest.raises(GameError, match="not of this game"):
+        game.rule(Card.ACE, other)
+    with pytest.raises(GameError, match="turn"):
+        game.rule(Card.ACE, game.position, player=2)
+    assert game.state() == before
 
 
 def test_tampered_deal_is_refused_with_its_line_number() -> None:

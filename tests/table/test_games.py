@@ -54,6 +54,31 @@ def test_list_show_export_and_import_round_trip(journal_dir: Path, tmp_path: Pat
     assert again.state()["moves"] == 1      # the imported game did not become the table's
 
 
+def test_a_game_with_overrides_exports_and_imports(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    table = Table(load_profile("brandi-4"), state_dir=tmp_path)
+    state = table.setup(setup_request())
+    table.announce("A")
+    table.observe(position=moved(state["position"], 1, ["K", "K", "K", "T20"]))  # illegal
+    table.override()                                      # accepted as played
+    state = table.override(moved(table.state()["position"], 2, ["K", "K", "K", "T32*"]))
+    assert state["moves"] == 2
+    table.close()
+    code, out, _ = games(capsys, tmp_path, "export", "1")
+    events = [json.loads(line) for line in out.splitlines()[1:]]
+    assert code == 0 and [e["event"] for e in events] == ["deal", "exchange", "ruling",
+                                                          "ruling"]
+    assert events[2]["card"] == "A" and "card" not in events[3]
+    record = tmp_path / "game.jsonl"
+    record.write_text(out, encoding="utf-8")
+    code, out, err = games(capsys, tmp_path, "import", str(record))
+    assert code == 0, err
+    code, again, _ = games(capsys, tmp_path, "export", "2")
+    assert again == record.read_text(encoding="utf-8")
+    code, out, _ = games(capsys, tmp_path, "show", "2")
+    assert json.loads(out)["moves"] == ["set by the referee"] * 2
+
+
 @pytest.mark.parametrize(("content", "message"), [
     (b'{"format": "chess-pgn"}\n', "line 1: header: format must be 'dog-record/1'"),
     (b"\x89PNG\r\n\x1a\n\x00\x00", "line 1: not UTF-8 text"),
