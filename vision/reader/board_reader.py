@@ -124,6 +124,8 @@ class Prototypes:
     The empty class is measured against each hole's own ring (``empty_paint``): an empty hole
     is a shaded dimple in whatever surrounds it. Marbles are measured against the plain board
     (``paint``): a marble's own colour does not depend on the paint around its hole.
+    ``start`` (N,) is the class each hole holds in the reference frame (`start_classes`; empty
+    without one).
     """
 
     names: tuple[str | None, ...]
@@ -132,6 +134,7 @@ class Prototypes:
     paint: np.ndarray
     empty_paint: np.ndarray
     seats: tuple[int, ...] = ()
+    start: np.ndarray = field(default_factory=lambda: np.zeros(0, int))
 
     def scaled_residuals(self, features: HoleFeatures) -> np.ndarray:
         """(C, N, F) every hole's features minus every class's look, in class spreads."""
@@ -200,7 +203,35 @@ def learn_prototypes(profile: BoardProfile, features: HoleFeatures,
     if len(names) < 2:
         raise ReadError("reference frame: no kennel shows marbles; take the reference with "
                         "every marble in its kennel")
-    return Prototypes(tuple(names), np.stack(means), np.stack(scales), paint, no_paint, playing)
+    means_array, scales_array = np.stack(means), np.stack(scales)
+    start = start_classes(profile, playing, vectors, empty_vectors, plain_empty, means_array,
+                          scales_array)
+    # A start field holding a marble shows no empty look: it takes the plain track's.
+    means_array[0] = np.where((start > 0)[:, None], plain_empty, means_array[0])
+    return Prototypes(tuple(names), means_array, scales_array, paint, no_paint, playing, start)
+
+
+def start_classes(profile: BoardProfile, playing: Sequence[int], vectors: np.ndarray,
+                  empty_vectors: np.ndarray, plain_empty: np.ndarray, means: np.ndarray,
+                  scales: np.ndarray) -> np.ndarray:
+    """(N,) the class each hole holds in the reference frame: a playing seat's kennel its
+    seat's colour (class k + 1 for ``playing[k]``), everything else empty, except a playing
+    seat's start field that holds a marble of its seat's colour (Schmidt's 2, 3 and 5 players
+    start with one there): it lies closer to that colour's look (``vectors`` against the plain
+    board, ``means``, ``scales`` of the classes) than to the plain track's empty look
+    (``empty_vectors`` against its own ring, ``plain_empty``)."""
+    start = np.zeros(len(profile.holes), int)
+    for index, hole in enumerate(profile.holes):
+        if hole.seat is None or hole.seat not in playing:
+            continue
+        colour = list(playing).index(hole.seat) + 1
+        if hole.kind == "kennel":
+            start[index] = colour
+        elif hole.kind == "track":
+            to_colour = np.linalg.norm((vectors[index] - means[colour, index]) / scales[colour])
+            to_empty = np.linalg.norm((empty_vectors[index] - plain_empty) / scales[0])
+            start[index] = colour if to_colour < to_empty else 0
+    return start
 
 
 def seat_colours(profile: BoardProfile, image: np.ndarray, homography: np.ndarray,
@@ -364,24 +395,24 @@ class BoardReader:
             owners = np.array([h.seat if h.kind in ("kennel", "home") else -1
                                for h in profile.holes])  # -1: a track hole
             kennel_seats = np.where(self._kinds[:, 2], owners, -1)
+            start = self.prototypes.start
             self._class_centres = class_centres(kennel_seats, playing, features.centre,
-                                                ~self._kinds[:, 2])
+                                                ~self._kinds[:, 2] & (start == 0))
             self._possible = possible_classes(owners, playing)
-            marbles = [0] + [int((kennel_seats == seat).sum()) for seat in playing]
+            marbles = np.bincount(start, minlength=len(playing) + 1)
+            marbles[0] = 0
             # With a kennel overexposed, whether its seat plays was guessed (unless told).
             blind = blind_kennels(kennel_seats, features)
-            self.census = Census(np.array(marbles), self._possible, seats is not None or not blind)
+            self.census = Census(marbles, self._possible, seats is not None or not blind)
             # Each class's mean log ratio to the board (0 for empty).
             self._class_brightness = np.array(
                 [0.0] + [float(m[0, :3].mean()) for m in self.prototypes.means[1:]])
-            self._kennel_reach = around_kennels(self.grid, centres,
-                                                np.isin(kennel_seats, playing))
+            self._kennel_reach = around_kennels(self.grid, centres, start > 0)
             self._surface = self.grid.sample(reference, fit.homography)
             self.baseline = Baseline.learn(self.grid, self._surface, features.ring,
                                            self._kennel_reach)
             self._kennel_seats = kennel_seats
-            self._start_classes = np.array(
-                [playing.index(seat) + 1 if seat in playing else 0 for seat in kennel_seats])
+            self._start_classes = start
             self.warnings = reference_warnings(blind, self.colours, self.baseline)
 
     @property
@@ -492,7 +523,7 @@ class BoardReader:
         self.prototypes = replace(self.prototypes, means=means)
         playing = list(self.prototypes.seats)
         self._class_centres = class_centres(self._kennel_seats, playing, self.reference.centre,
-                                            ~self._kinds[:, 2])
+                                            ~self._kinds[:, 2] & (self._start_classes == 0))
         self._class_brightness = np.array(
             [0.0] + [float(m[0, :3].mean()) for m in self.prototypes.means[1:]])
         points = np.concatenate([self.grid.points_mm.reshape(-1, 2), centres])
@@ -569,7 +600,8 @@ def blind_kennels(kennel_seats: np.ndarray, reference: HoleFeatures) -> list[int
 
 def around_kennels(grid: SurfaceGrid, centres: np.ndarray, full: np.ndarray) -> np.ndarray:
     """(M + N,) which of the bare board's sample points (`grid`'s, then the rings around the
-    holes' ``centres`` (N, 2) mm) lie within `KENNEL_REACH_MM` of a ``full`` (N,) kennel hole."""
+    holes' ``centres`` (N, 2) mm) lie within `KENNEL_REACH_MM` of a ``full`` (N,) hole (one
+    holding a marble in the reference frame: a playing seat's kennel or start field)."""
     samples = np.concatenate([grid.points_mm.reshape(-1, 2), centres])
     apart = np.linalg.norm(samples[:, None] - centres[full][None], axis=2)
     return np.asarray(apart.min(axis=1, initial=np.inf) <= KENNEL_REACH_MM)

@@ -1,0 +1,49 @@
+"""Games of 2 and 3 players (Schmidt, no teams) played through the camera.
+
+The seats nobody plays stay empty on the board and every player starts with a marble on its
+start field: the rendered frames → `vision.reader.BoardReader` → `Stabilizer` → `Table`
+path must read such boards at rest, so that every move is seen and judged.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.rules import Position, RuleSet
+from companion.sim.bots import HeuristicBot
+from companion.sim.client import LocalTable
+from companion.sim.conductor import Conductor
+from companion.sim.pipeline import FramePipeline
+from companion.sim.virtual import VirtualTable
+from companion.table import Table
+from hw import load_profile
+from vision.render import RenderConditions
+
+pytestmark = pytest.mark.slow
+
+FRAMES = RenderConditions(width=640, height=480, noise_sigma=1.5, jpeg_quality=90)
+TURNS = 8
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 21), (3, 22)])
+def test_moves_of_a_game_without_teams_are_accepted_through_the_camera(players: int,
+                                                                       seed: int) -> None:
+    profile = load_profile("brandi-4")
+    virtual = VirtualTable(profile, conditions=FRAMES, fps=5, speed=4, seed=seed)
+    table = Table(profile, clock=lambda: virtual.now)
+    pipeline = FramePipeline(table, virtual)
+    bots = [HeuristicBot(seed + i) for i in range(players)]
+    conductor = Conductor(LocalTable(table), virtual, bots, RuleSet.from_json("schmidt"),
+                          seed=seed, cheat=0.0, pump=pipeline.step)
+    conductor.start()
+    assert pipeline.reader is not None
+    assert len(pipeline.reader.colours) == players
+    conductor.play(max_turns=TURNS)
+    plays = [turn for turn in conductor.turns if turn.kind == "play"]
+    assert len(plays) >= TURNS // 2
+    assert all(turn.judged is not None and not turn.false_illegal for turn in plays)
+    state = conductor.client.state()
+    assert state["moves"] == len(plays)
+    final = Position.from_json(state["position"])
+    assert final.same_locations(conductor.game.position)
+    assert conductor.hole_map.holes(final, virtual.holes) == virtual.holes
