@@ -15,11 +15,12 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from typing import NamedTuple
 
-from companion.rules.board import FRESH, HOME_FIELDS, KENNEL
+from companion.rules.board import FRESH, KENNEL
 from companion.rules.cards import Card
 from companion.rules.move import Move
 from companion.rules.position import Position, codes_not_in
 from companion.rules.reasons import Reason
+from companion.rules.walk import Route, lanes
 from companion.rules.work import SEVEN_POINTS, Work
 
 __all__ = ["explain"]
@@ -35,18 +36,6 @@ _ROLE_COST = {"start": 2, "fresh": 1, "bad": 1}
 _PUSHED_ASIDE = 2
 """A peg found this many fields from where it stood may have been pushed aside."""
 _JOKER_FORWARD = tuple(range(1, 14))
-
-
-class Route(NamedTuple):
-    """A peg's way from one location to another: steps, fields passed, where it lands."""
-
-    steps: int
-    passed: tuple[int, ...]
-    home_passed: tuple[int, ...]
-    landing: int
-    enters_home: bool
-    from_start: bool
-    backward: bool
 
 
 class Change(NamedTuple):
@@ -168,6 +157,7 @@ class _Diagnosis:
         self.card = card
         self.example = example
         self.layout = before.layout
+        self.lanes = lanes(self.layout)
         self.work = Work(before)
         self.unmoved = self.work.copy()  # the position before, copied by every replay
         self.mover = before.turn
@@ -297,7 +287,7 @@ class _Diagnosis:
                 continue
             name = self.where(player, code)
             if code >= work.track_len:
-                room = HOME_FIELDS - 1 - (code - work.track_len)
+                room = len(self.lanes[player].home_ahead(code))
                 out.append(Reason("home_no_room", {"at": name, "room": room}))
                 continue
             stop = self.first_blocker(peg, max(steps))
@@ -308,9 +298,7 @@ class _Diagnosis:
 
     def first_blocker(self, peg: int, steps: int) -> int | None:
         work = self.work
-        field = work.field(peg)
-        for _ in range(steps):
-            field = (field + 1) % work.track_len
+        for field in self.lanes[work.owner[peg]].ahead(work.locs[peg])[:steps]:
             other = work.occ[field]
             if other >= 0 and work.protected(other):
                 return other
@@ -348,7 +336,7 @@ class _Diagnosis:
         return players
 
     def gap(self, player: int, origin: int, target: int) -> int:
-        steps = self.steps(player, origin, target)
+        steps = self.lanes[player].steps(origin, target)
         return steps if steps is not None else 1000
 
     def stranger_moved(self) -> Reason | None:
@@ -396,58 +384,11 @@ class _Diagnosis:
 
     # -- routes --------------------------------------------------------------------------------
 
-    def steps(self, player: int, origin: int, target: int) -> int | None:
-        """How many fields forward a peg of ``player`` goes from ``origin`` to ``target``, None
-        if no forward way leads there (the length of :meth:`route`, without building it)."""
-        track_len = self.layout.track_len
-        start = self.layout.starts[player]
-        if origin == KENNEL or target in (KENNEL, FRESH):
-            return None
-        if origin >= track_len:
-            return target - origin if target > origin else None
-        here = start if origin == FRESH else origin
-        if target >= track_len:
-            return (start - here) % track_len + 1 + target - track_len
-        return (target - here) % track_len or None
-
-    def route(self, player: int, origin: int, target: int, backward: bool) -> Route | None:
-        """The way from ``origin`` to ``target`` of a peg of ``player``, None if there is none."""
-        track_len = self.layout.track_len
-        start = self.layout.starts[player]
-        if origin == KENNEL or target in (KENNEL, FRESH):
-            return None
-        if origin >= track_len:
-            if backward or target <= origin:
-                return None
-            k0, k1 = origin - track_len, target - track_len
-            return Route(k1 - k0, (), tuple(range(k0 + 1, k1)), target, False, False, False)
-        here = start if origin == FRESH else origin
-        if backward:
-            if target >= track_len:
-                return None
-            steps = (here - target) % track_len
-            passed = tuple((here - i) % track_len for i in range(1, steps))
-            return Route(steps, passed, (), target, False, False, True) if steps else None
-        if target >= track_len:
-            k = target - track_len
-            to_start = (start - here) % track_len
-            passed = tuple((here + i) % track_len for i in range(1, to_start + 1))
-            return Route(to_start + 1 + k, passed, tuple(range(k)), target, True, to_start == 0,
-                         False)
-        steps = (target - here) % track_len
-        passed = tuple((here + i) % track_len for i in range(1, steps))
-        return Route(steps, passed, (), target, False, False, False) if steps else None
-
-    def forward_route(self, part: Change) -> Route:
-        """The forward :meth:`route` of a part known to have one."""
-        route = self.route(part.player, part.origin, part.target, backward=False)
-        assert route is not None
-        return route
-
     def route_faults(
         self, work: Work, player: int, origin: int, route: Route
     ) -> list[Reason]:
-        """Rules broken by walking ``route`` in ``work``'s current state."""
+        """Rules broken by walking ``route`` (a :class:`~companion.rules.walk.Lane`'s, every
+        field passed listed) in ``work``'s current state."""
         faults: list[Reason] = []
         mover = self.color(player)
         by = _Lazy(lambda: self.by(player, origin, route.landing))
@@ -502,8 +443,9 @@ class _Diagnosis:
             return self.start(part)
         forward = card.forward_steps or (_JOKER_FORWARD if card is Card.JOKER else ())
         back_ok = card in (Card.FOUR, Card.JOKER)
-        ahead = self.route(player, origin, target, backward=False)
-        behind = self.route(player, origin, target, backward=True)
+        lane = self.lanes[player]
+        ahead = lane.route(origin, target)
+        behind = lane.route(origin, target, backward=True)
         moved = self.moved(*part)
         if ahead is not None and ahead.steps in forward:
             return self.replay([(part, ahead)], seven=card is Card.JOKER and ahead.steps == 7)
@@ -555,7 +497,7 @@ class _Diagnosis:
                     {"color": self.color(part.player),
                      "field": self.where(part.player, part.origin)},
                 )
-            route = self.route(part.player, part.origin, part.target, planned.backward)
+            route = self.lanes[part.player].route(part.origin, part.target, planned.backward)
             assert route is not None
             faults.extend(self.route_faults(work, part.player, part.origin, route))
             victims: list[int] = []
@@ -756,7 +698,7 @@ class _Diagnosis:
                     cost = _ROLE_COST.get(role, 0)
                     changed = role != "same"
                     if role == "part":
-                        steps = self.steps(player, origin, target) or 0
+                        steps = self.lanes[player].steps(origin, target) or 0
                         out.extend([
                             ((head, *pairs), (head, *parts), tail_steps + steps,
                              tail_cost + cost, tail_changed + changed)
@@ -786,7 +728,7 @@ class _Diagnosis:
             return ("fresh",)
         if not allowed:
             return ("displaced",)
-        steps = self.steps(player, origin, target)
+        steps = self.lanes[player].steps(origin, target)
         if steps is None:
             return ("bad",)
         near = 0 <= origin < self.layout.track_len and 0 <= target < self.layout.track_len
@@ -821,7 +763,7 @@ class _Diagnosis:
                 out.append(Mistake("partner_seven_too_early", 1, partial(
                     Reason, "partner_seven_too_early",
                     {"color": self.color(player), "mover_color": self.color(mover)})))
-            route = self.route(player, origin, pair.target, backward=False)
+            route = self.lanes[player].route(origin, pair.target)
             assert route is not None
             out.extend(
                 Mistake(fault.code, 1, _known(fault))

@@ -15,6 +15,7 @@ from functools import cache
 from companion.rules.board import FRESH, HOME_FIELDS, KENNEL
 from companion.rules.move import RawPart
 from companion.rules.position import Position
+from companion.rules.walk import track_ahead
 from companion.rules.work import SEVEN_POINTS, Victims, Work
 
 __all__ = ["Pruner", "SevenResult", "search_seven"]
@@ -242,7 +243,7 @@ class _SevenWalks:
                 self.windows[peg] = windows[-1][0]
                 self.home_paths[peg] = home
                 continue
-            to_start = min((work.start[peg] - field) % track_len, SEVEN_POINTS)
+            to_start = min(work.lanes[work.owner[peg]].to_start(field), SEVEN_POINTS)
             self.windows[peg] = windows[field][to_start]
             self.track_paths[peg] = rings[field]
             self.home_paths[peg] = rings[field][to_start] | home
@@ -265,14 +266,12 @@ def _packing(pegs: int) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
 
 @cache
 def _rings(track_len: int) -> tuple[tuple[int, ...], ...]:
-    """``rings[f][n]``: the bits of track fields ``f … f+n`` (around the track), n ≤ 7."""
-    full = (1 << track_len) - 1
+    """``rings[f][n]``: the bits of track field ``f`` and the ``n`` fields ahead of it, n ≤ 7."""
     rings = []
-    for field in range(track_len):
-        row = []
-        for n in range(SEVEN_POINTS + 1):
-            bits = ((1 << (n + 1)) - 1) << field
-            row.append((bits | bits >> track_len) & full)
+    for field, ahead in enumerate(track_ahead(track_len)):
+        row = [1 << field]
+        for passed in ahead[:SEVEN_POINTS]:
+            row.append(row[-1] | 1 << passed)
         rings.append(tuple(row))
     return tuple(rings)
 

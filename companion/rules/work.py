@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from companion.rules.board import FRESH, HOME_FIELDS, KENNEL
+from companion.rules.board import FRESH, KENNEL
 from companion.rules.move import RawPart
 from companion.rules.position import Position
+from companion.rules.walk import lanes
 
 __all__ = ["BACKWARD_STEPS", "SEVEN_POINTS", "State", "Victims", "Work"]
 
@@ -19,20 +20,21 @@ State = tuple[tuple[int, ...], ...]
 Victims = tuple[int, ...]
 SEVEN_POINTS = 7
 BACKWARD_STEPS = 4
-_LAST_HOME = HOME_FIELDS - 1
 
 
 class Work:
     """A mutable working copy of a position: peg codes and track occupancy.
 
     Pegs are numbered flat, player by player (``layout.offsets``). ``occ[f]`` is the peg on track
-    field ``f`` or -1; ``home[i]`` is a bit mask of player ``i``'s occupied home fields.
+    field ``f`` or -1; ``home[i]`` is a bit mask of player ``i``'s occupied home fields;
+    ``lanes[i]`` is player ``i``'s :class:`~companion.rules.walk.Lane`, the fields their pegs
+    walk over.
     """
 
     __slots__ = (
         "always",
-        "from_behind",
         "home",
+        "lanes",
         "locs",
         "occ",
         "offsets",
@@ -50,7 +52,7 @@ class Work:
         self.start = layout.peg_start
         self.offsets = layout.offsets
         self.always = layout.rules.always_protected
-        self.from_behind = layout.rules.from_behind
+        self.lanes = lanes(layout)
         self.locs: list[int] = [code for codes in position.codes for code in codes]
         self.occ: list[int] = [-1] * track_len
         self.home: list[int] = [0] * layout.players
@@ -65,8 +67,7 @@ class Work:
     def copy(self) -> Work:
         """An independent copy (the same as ``Work(self.position)`` when nothing moved yet)."""
         other = Work.__new__(Work)
-        for name in ("always", "from_behind", "offsets", "owner", "position", "start",
-                     "track_len"):
+        for name in ("always", "lanes", "offsets", "owner", "position", "start", "track_len"):
             setattr(other, name, getattr(self, name))
         other.locs = self.locs.copy()
         other.occ = self.occ.copy()
@@ -113,68 +114,73 @@ class Work:
     def forward(self, peg: int, most: int, seven: bool) -> list[tuple[int, int, Victims]]:
         """Every end of ``peg`` moving forward 1…``most`` steps: ``(steps, code, victims)``.
 
-        Victims are the pegs knocked out: the one landed on and, for a 7, every peg passed on
-        the track. A protected peg ends the walk; home is entered per the rule set's option.
+        The walk is the peg's :class:`~companion.rules.walk.Lane`; victims are the pegs knocked
+        out: the one landed on and, for a 7, every peg passed on the track. A protected peg ends
+        the walk, and an occupied home field the walk inside the home.
         """
         out: list[tuple[int, int, Victims]] = []
         locs = self.locs
         code = locs[peg]
-        track_len = self.track_len
         if code == KENNEL:
             return out
+        owner = self.owner[peg]
+        lane = self.lanes[owner]
+        track_len = self.track_len
         if code >= track_len:
-            k = code - track_len
-            mask = self.home[self.owner[peg]]
-            for steps in range(1, min(most, _LAST_HOME - k) + 1):
-                if mask >> (k + steps) & 1:
+            mask = self.home[owner]
+            for steps, target in enumerate(lane.home_ahead(code)[:most], 1):
+                if mask >> (target - track_len) & 1:
                     break
-                out.append((steps, code + steps, ()))
+                out.append((steps, target, ()))
             return out
-        start = self.start[peg]
-        here = start if code == FRESH else code
-        enter_from_start = not self.from_behind and code != FRESH
+        fields, branch = lane.walks[code]
+        if branch == 0:
+            self._home_ends(out, owner, 0, most, ())
         occ = self.occ
         always = self.always
+        start = self.start
         passed: Victims = ()
-        steps = 0
-        while True:
-            if here == start and (steps > 0 or enter_from_start):
-                mask = self.home[self.owner[peg]]
-                home_passed = passed if seven else ()
-                for k in range(min(HOME_FIELDS, most - steps)):
-                    if mask >> k & 1:
-                        break
-                    out.append((steps + 1 + k, track_len + k, home_passed))
-            if steps == most:
-                return out
-            here = here + 1 if here + 1 < track_len else 0
-            steps += 1
-            other = occ[here]
+        for steps, field in enumerate(fields[:most], 1):
+            other = occ[field]
             if other < 0:
-                out.append((steps, here, passed))
-                continue
-            other_code = locs[other]
-            if other_code == FRESH or (always and other_code == self.start[other]):
-                return out
-            if seven:
-                passed = (*passed, other)
-                out.append((steps, here, passed))
+                out.append((steps, field, passed))
             else:
-                out.append((steps, here, (other,)))
+                other_code = locs[other]
+                if other_code == FRESH or (always and other_code == start[other]):
+                    return out
+                if seven:
+                    passed = (*passed, other)
+                    out.append((steps, field, passed))
+                else:
+                    out.append((steps, field, (other,)))
+            if steps == branch:
+                self._home_ends(out, owner, steps, most, passed if seven else ())
+        return out
+
+    def _home_ends(
+        self, out: list[tuple[int, int, Victims]], player: int, steps: int, most: int,
+        victims: Victims,
+    ) -> None:
+        """Add the ends in ``player``'s home of a walk that turns in after ``steps`` steps."""
+        mask = self.home[player]
+        for k, code in enumerate(self.lanes[player].home[:most - steps]):
+            if mask >> k & 1:
+                return
+            out.append((steps + 1 + k, code, victims))
 
     def backward(self, peg: int) -> tuple[int, Victims] | None:
         """The end of ``peg`` moving 4 backward (never into home), or None if blocked."""
         code = self.locs[peg]
         if code == KENNEL or code >= self.track_len:
             return None
-        here = self.start[peg] if code == FRESH else code
-        other = -1
-        for _ in range(BACKWARD_STEPS):
-            here = here - 1 if here > 0 else self.track_len - 1
-            other = self.occ[here]
+        fields = self.lanes[self.owner[peg]].behind(code)[:BACKWARD_STEPS]
+        for field in fields:
+            other = self.occ[field]
             if other >= 0 and self.protected(other):
                 return None
-        return here, ((other,) if other >= 0 else ())
+        landing = fields[-1]
+        other = self.occ[landing]
+        return landing, ((other,) if other >= 0 else ())
 
     # -- changing ---------------------------------------------------------------------------
 
