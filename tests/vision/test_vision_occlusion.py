@@ -15,6 +15,7 @@ from vision.reader.occlusion import (
     GRID_CELLS,
     GRID_MM,
     STRAY_REGION_MM2,
+    Baseline,
     SurfaceGrid,
     nothing_over_board,
     region_share,
@@ -224,3 +225,31 @@ def test_a_hand_over_the_edge_of_a_hole_sets_occluded_with_every_hole_read_right
     reading = BoardReader(profile, start.image).read(frame.image)
     assert reading.holes == occupancy
     assert reading.occluded
+
+
+@pytest.mark.parametrize(("added", "left"), [(60.0, 0.0), (400.0, 0.0), (400.0, 40.0)],
+                         ids=["paled-gone", "overexposed-gone", "overexposed-dimmed"])
+def test_a_glare_of_the_reference_gone_in_the_frame_is_no_foreign_region(brandi4, added, left):
+    """A lamp's glare on the reference (paled toward white, or overexposed) that the frame
+    shows no longer or only faintly (the lamp moved or was dimmed): the board there is its own
+    colour again, or paled by white light as the board elsewhere would be."""
+    light = RenderConditions(material="wood", light_level=0.8, noise_sigma=1.0)
+    frame = render(brandi4, start_occupancy(brandi4), light, seed=2)
+    reader = BoardReader(brandi4, frame.image)
+    fit, features = reader.measure(frame.image)
+    grid = reader.grid
+    surface = grid.sample(frame.image, fit.homography)
+    points = np.concatenate([grid.points_mm.reshape(-1, 2),
+                             [(hole.x, hole.y) for hole in brandi4.holes]])
+    spot = np.exp(-((points - (-90.0, 60.0)) ** 2).sum(axis=1) / (2 * 70.0 ** 2))[:, None]
+
+    def glared(logs: np.ndarray, part: slice, amount: float) -> np.ndarray:
+        levels = np.exp(logs) + amount * spot[part]
+        return np.log(np.minimum(levels, 255.0)).astype(np.float32)
+
+    grid_part, rings = slice(0, len(surface)), slice(len(surface), None)
+    baseline = Baseline.learn(grid, glared(surface, grid_part, added),
+                              glared(features.ring, rings, added))
+    region, _, _ = baseline.foreign_regions(glared(surface, grid_part, left),
+                                            glared(features.ring, rings, left))
+    assert not region.any()

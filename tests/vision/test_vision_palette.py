@@ -48,10 +48,20 @@ def test_a_lamps_colour_cancels_against_the_white_under_it():
 
 
 def test_seats_get_distinct_names_the_board_set_first():
-    # Two bluish seats: the clearer one is blue, the other gets the next name of the board set.
+    # Two bluish seats: the clearer one is blue, the other gets another name.
     looks = {0: seen((30, 100, 200)), 1: seen((60, 110, 190)), 2: seen((200, 40, 40))}
     named = name_seats(looks, ("red", "blue", "white"))
-    assert named[2] == "red" and sorted(named.values()) == ["blue", "red", "white"]
+    assert named[0] == "blue" and named[2] == "red" and len(set(named.values())) == 3
+    # A dark, clearly yellow kennel (glass over a dark hole) is yellow of the board's set, not
+    # black from outside it; a dark grey one is black.
+    dark_yellow = seen((245, 215, 40), np.full(3, 0.06))[0], DAYLIGHT
+    dark_grey = seen((30, 30, 30), np.full(3, 0.6))[0], DAYLIGHT
+    assert name_seats({0: dark_yellow}, ("red", "yellow", "green", "blue")) == {0: "yellow"}
+    assert name_seats({0: dark_grey}, BOARD_SET) == {0: "black"}
+    # An overexposed white kennel on a board whose set has no white is still white.
+    glaring = (np.full(3, 0.83), DAYLIGHT)
+    assert name_seats({0: glaring, 1: seen((200, 40, 40))}, ("red", "yellow", "blue"),
+                      clipped=[0]) == {0: "white", 1: "red"}
     # Orange is no colour of the board's set, but a clearly orange kennel is named so.
     assert name_seats({0: seen((240, 130, 30))}, BOARD_SET) == {0: "orange"}
 

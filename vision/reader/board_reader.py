@@ -64,7 +64,7 @@ from vision.reader.occlusion import (
 )
 from vision.reader.palette import linear_bgr, name_seats, paper_colours
 from vision.reader.seats import playing_seats
-from vision.reader.trust import AT_REGION_MM, HoleEvidence
+from vision.reader.trust import AT_REGION_MM, HoleEvidence, evident
 from vision.reader.trust import INPUTS as TRUST_INPUTS
 
 EMPTY = None
@@ -459,8 +459,8 @@ class BoardReader:
                                       patterns)
             hidden = blind_at_region(evidence)
             if self.learned.trust is not None:
-                hidden |= self.learned.trust.logits(evidence.matrix()) < (
-                    self.learned.trust.threshold)
+                hidden |= (self.learned.trust.logits(evidence.matrix())
+                           < self.learned.trust.threshold) & ~evident(evidence, self._start_classes)
         else:
             hidden = self._doubtful_without_reference(features, distance)
         best = scores.argmax(axis=0)

@@ -2,8 +2,9 @@
 
 A Dog game never adds or removes marbles: every seat's marbles are in its kennel, on the track or
 in its home, and the reference frame counted them (one per kennel hole of each seat that plays,
-`seats`, and one on its start field where it holds one: Schmidt's 2, 3 and 5 players). The reader's per-hole decisions know nothing of each other; the census checks
-them against the count, the way a player would ("that is a fifth white, one of them must be
+`seats`, and one on its start field where it holds one: Schmidt's 2, 3 and 5 players). The
+reader's per-hole decisions know nothing of each other; the census checks them against the
+count, the way a player would ("that is a fifth white, one of them must be
 something else"):
 
 * **Too many of a colour**: the holes that like that colour least become ``"?"`` until the

@@ -192,6 +192,20 @@ class SurfaceGrid:
         return cached
 
 
+def glare_bounds(colours: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For log colours (3, K): the unit direction (3, K) in which added white light moves each
+    (most in its darkest channel), and how far along it the light can move it at most (K,).
+    White light can pale a colour at most to grey: a grey board's colour hardly moves (there,
+    a skin-coloured hand must not pass for glare)."""
+    glare = 1.0 / (np.exp(colours) + 1.0)
+    glare -= glare.mean(axis=0)
+    glare /= np.sqrt((glare * glare).sum(axis=0)) + 1e-6
+    own = colours - colours.mean(axis=0)
+    saturation = np.sqrt((own * own).sum(axis=0))
+    pale = GLARE_SLACK + GLARE_SHARE * saturation
+    return glare.astype(np.float32), pale.astype(np.float32)
+
+
 def _glinting(grid: SurfaceGrid, reference: np.ndarray, rings: np.ndarray) -> np.ndarray:
     """Points of a reference frame (grid points, then hole rings) lit by a glint: brighter
     than the board around them. Comparisons there mean little, so they are skipped."""
@@ -235,14 +249,8 @@ class Baseline:
         reference = np.ascontiguousarray(np.concatenate([surface, rings]).T)
         # Glare adds white light: on a coloured board it pales the colour along a known
         # direction (most in the board's darkest channel); a glint in the reference deepens it.
-        glare = 1.0 / (np.exp(reference) + 1.0)
-        glare -= glare.mean(axis=0)
-        glare /= np.sqrt((glare * glare).sum(axis=0)) + 1e-6
-        # White light can pale a colour at most to grey: a grey board's colour hardly moves
-        # (there, a skin-coloured hand must not pass for glare).
-        own = reference - reference.mean(axis=0)
-        pale = GLARE_SLACK + GLARE_SHARE * np.sqrt((own * own).sum(axis=0))
-        return cls(grid, reference, glare.astype(np.float32), pale.astype(np.float32),
+        glare, pale = glare_bounds(reference)
+        return cls(grid, reference, glare, pale,
                    reference >= CLIPPED_LOG,
                    _glinting(grid, surface, rings), (reference >= CLIPPED_LOG).sum(axis=0) >= 2,
                    np.zeros(reference.shape[1], np.float32) if kennels is None
@@ -279,8 +287,9 @@ class Baseline:
             residual[:, part] -= _row_medians(residual[:, part][:, ::step], fair)
         # A channel overexposed in either frame says little: let it follow the others.
         clipped = self.clipped | over
+        glare, pale = self.glare, self.pale
         if self.blind.any():
-            self._compare_blind(now, clear, residual, clipped, points)
+            glare, pale = self._compare_blind(now, clear, residual, clipped, points)
         if clipped.any():
             kept = np.where(clipped, 0.0, residual)
             seen = np.maximum(3 - clipped.sum(axis=0, dtype=np.int8), 1)
@@ -289,10 +298,9 @@ class Baseline:
         neutral = residual - brightness
         # Colour change along the glare direction does not count (JPEG's colour noise also
         # lies much along it).
-        glare = self.glare
         along = neutral[0] * glare[0] + neutral[1] * glare[1] + neutral[2] * glare[2]
         # (as np.clip, which is several times slower with bounds per point)
-        neutral -= np.minimum(np.maximum(along, -self.pale), self.pale) * glare
+        neutral -= np.minimum(np.maximum(along, -pale), pale) * glare
         # Around full kennels a little change is the marbles' (not when averaged, below: a
         # hand's change is coherent over the square, a marble's shadow is not).
         chroma = np.maximum(np.sqrt(neutral[0] ** 2 + neutral[1] ** 2 + neutral[2] ** 2)
@@ -345,10 +353,13 @@ class Baseline:
         return large[labels], weak[points:], typical_noise
 
     def _compare_blind(self, now: np.ndarray, unclipped: np.ndarray, residual: np.ndarray,
-                       clipped: np.ndarray, points: int) -> None:
+                       clipped: np.ndarray, points: int,
+                       ) -> tuple[np.ndarray, np.ndarray]:
         """Where the reference is overexposed in two channels it tells no colour: compare with
         the board's typical colour in this frame (where it is not overexposed) instead;
-        ``residual`` and ``clipped`` are updated in place."""
+        ``residual`` and ``clipped`` are updated in place. Returns the glare directions and
+        bounds (`glare_bounds`) to judge the residuals with: the typical colour's there."""
+        glare, pale = self.glare.copy(), self.pale.copy()
         usable = np.zeros_like(self.blind)
         if (np.count_nonzero(unclipped[:points]) >= BLIND_MIN_POINTS
                 and np.count_nonzero(unclipped[points:]) >= BLIND_MIN_POINTS // 5):
@@ -360,8 +371,12 @@ class Baseline:
                 typical = _row_medians(now[:, part], unclipped[part])
                 where = np.flatnonzero(usable[part]) + part.indices(len(usable))[0]
                 residual[:, where] = now[:, where] - typical
+                typical_glare, typical_pale = glare_bounds(typical)
+                glare[:, where] = typical_glare
+                pale[where] = typical_pale[0]
             clipped[:, usable] = near_clip[:, usable]
         residual[:, self.blind & ~usable] = 0.0
+        return glare, pale
 
     @cached_property
     def _drift_parts(self) -> tuple[tuple[slice, int, np.ndarray], ...]:

@@ -43,6 +43,7 @@ PALETTE_SRGB: dict[str, tuple[int, int, int]] = {
 }
 LIGHTNESS_WEIGHT = 0.5  # L* counts half: a marble's lightness follows the exposure and its hole
 OTHER_SET_COST = 20.0  # a name outside the board's own marble set costs this much more (ΔE)
+SHADE_WEIGHT = 0.3  # cost of shading a named colour darker, per unit of L* taken away
 CLIPPED_LEVEL = 247  # 8-bit level from which the camera's channel is overexposed
 CLIPPED_WEIGHT = 0.2  # how much an overexposed kennel's colour difference counts
 PAPER_FROM_MM = 3.0  # the paper is sampled this far outside a marker's black square ...
@@ -96,11 +97,27 @@ def difference(first: np.ndarray, second: np.ndarray) -> float:
 
 def distance(colour: np.ndarray, white: np.ndarray, name: str) -> float:
     """How far a linear camera BGR `colour` lies from a named colour seen under the linear BGR
-    `white`, both clipped where the camera clips, compared in L*a*b* with `white` as white."""
+    `white`, both clipped where the camera clips, compared in L*a*b* with `white` as white.
+
+    Glass in a hole shows less light than on white paper (it refracts the dark hole behind
+    it): the named colour is first shaded (all channels alike) down to the colour's brightness,
+    and the lightness this takes away costs `SHADE_WEIGHT` per unit of L*. So a dark marble
+    keeps its hue and saturation for its name (a dark yellow is still yellow, not black),
+    while black and white, which differ in lightness only, are told apart by it."""
     ceiling = linear(np.array(CLIPPED_LEVEL / 255))
     named = linear(np.array(PALETTE_SRGB[name][::-1], np.float64) / 255) * white
-    return difference(balanced_lab(np.minimum(colour, ceiling), white),
-                      balanced_lab(np.minimum(named, ceiling), white))
+    seen = np.minimum(colour, ceiling)
+    shade = min(1.0, luminance(seen, white) / max(luminance(named, white), 1e-6))
+    full = balanced_lab(np.minimum(named, ceiling), white)
+    shaded = balanced_lab(np.minimum(named * shade, ceiling), white)
+    return difference(balanced_lab(seen, white), shaded) + SHADE_WEIGHT * float(
+        full[0] - shaded[0])
+
+
+def luminance(bgr: np.ndarray, white: np.ndarray) -> float:
+    """The relative luminance Y of a linear BGR colour with `white` as white."""
+    rgb = (np.asarray(bgr, np.float64) / np.maximum(white, 1e-4))[::-1]
+    return float(_SRGB_TO_XYZ[1] @ rgb)
 
 
 def paper_colours(image: np.ndarray, profile: BoardProfile,
@@ -140,8 +157,9 @@ def name_seats(looks: Mapping[int, tuple[np.ndarray, np.ndarray]], preferred: Se
     names = [name for name in PALETTE if name not in told.values()]
     if not seats:
         return told
-    cost = np.array([[distance(*looks[seat], name) * (CLIPPED_WEIGHT if seat in clipped else 1.0)
-                      + (0.0 if name in preferred else OTHER_SET_COST) for name in names]
+    cost = np.array([[(distance(*looks[seat], name)
+                       + (0.0 if name in preferred else OTHER_SET_COST))
+                      * (CLIPPED_WEIGHT if seat in clipped else 1.0) for name in names]
                      for seat in seats])
     if len(seats) > len(names):  # more seats than names left: each its nearest
         return told | {seat: names[int(row.argmin())] for seat, row in zip(seats, cost,
