@@ -140,8 +140,9 @@ def test_a_game_to_the_end_through_the_camera(board: str, rules: str, seed: int)
 def test_a_game_without_teams_to_the_end_by_hand_entry(board: str, players: int,
                                                        seed: int) -> None:
     """2, 3 and 5 players: "cannot play" discards and draws a card first; the dealt game
-    and the table stay in step to the winner. (By hand entry: the camera's reader cannot
-    yet read these boards, see docs/sim.md.)"""
+    and the table stay in step to the winner. (By hand entry, to test the dealing and the
+    table alone; 2- and 3-player games through the camera are tested in
+    tests/sim/test_camera_without_teams.py, see docs/sim.md.)"""
     conductor, _ = make_conductor(board, "schmidt", seed, cheat=0.0, players=players)
     game = conductor.game
     assert not game.team_game
