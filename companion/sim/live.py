@@ -21,7 +21,7 @@ from companion.rules import Position, RuleSet, legal_moves_by_card, parse_card
 from companion.sim.bots import make_bot
 from companion.sim.client import ClientError, LocalTable
 from companion.sim.conductor import Conductor, ConductorError
-from companion.sim.holes import HoleMap
+from companion.sim.holes import HoleMap, every_spot
 from companion.sim.virtual import VirtualTable
 
 if TYPE_CHECKING:
@@ -255,7 +255,8 @@ class LiveTable:
 
         if self.table.state()["camera"]["reference"]:
             return
-        if self.virtual.holes == start_occupancy(self.table.profile) and self.camera.frames_read:
+        start = every_spot(self.table.profile, start_occupancy(self.table.profile))
+        if self.virtual.holes == start and self.camera.frames_read:
             try:
                 self.table.take_reference()
             except TableError as error:

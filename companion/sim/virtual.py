@@ -1,12 +1,14 @@
 """The virtual table: a board whose marbles are moved by simulated hands, seen by a camera.
 
-:class:`VirtualTable` holds the true marble of every hole of a board profile and renders camera
-frames of it with `vision.render` (fixed camera pose, the board's material, a slow drift of
-the room light). Moves are animated: a hand reaches in over a marble, covers that part of the
-board, lifts the marble, carries it, puts it down and leaves; a knocked-out marble is carried
-back to its kennel; a 7 is played part by part (the hand leaves the board for a moment between
-parts). It is a `vision.sources.FrameSource`, so the table's camera loop reads it like a
-camera.
+:class:`VirtualTable` holds the true marble of every hole of a board profile, and of the spot
+beside every kennel (``K<p>.beside``, `companion.sim.holes`: where the fifth marble of a full
+kennel lies), and renders camera frames of the holes with `vision.render` (fixed camera pose,
+the board's material, a slow drift of the room light; a marble beside a kennel is not drawn).
+Moves are animated: a hand reaches in over a marble, covers that part of the board, lifts the
+marble, carries it, puts it down and leaves; a knocked-out marble is carried back to its
+kennel, beside it when the kennel's holes are full; a 7 is played part by part (the hand
+leaves the board for a moment between parts). It is a `vision.sources.FrameSource`, so the
+table's camera loop reads it like a camera.
 
 Time is the table's own: every :meth:`~VirtualTable.read` returns the frame at the current
 time and moves the clock on by one frame (``1 / fps`` seconds), so a test drives it frame by
@@ -27,7 +29,7 @@ from functools import cache
 import numpy as np
 
 from companion.rules import Move, Position
-from companion.sim.holes import HoleMap, Holes
+from companion.sim.holes import HoleMap, Holes, every_spot, on_holes, reach, spots
 from hw import BoardProfile
 from vision.render import RenderConditions, render, start_occupancy
 from vision.sources import EndOfSource, Frame, FrameSource
@@ -123,8 +125,9 @@ class VirtualTable(FrameSource):
         self.drift_period_s = drift_period_s
         self.drift_step_s = drift_step_s
         self.pace = pace
-        self._ids = tuple(hole.id for hole in profile.holes)
-        self._holes: Holes = dict(start_occupancy(profile) if holes is None else holes)
+        self._ids = tuple(spots(profile))
+        self._holes: Holes = every_spot(profile, start_occupancy(profile) if holes is None
+                                        else holes)
         self._planned: Holes = dict(self._holes)
         self._steps: deque[_Step] = deque()
         self._step_end: float | None = None
@@ -143,7 +146,8 @@ class VirtualTable(FrameSource):
 
     @property
     def holes(self) -> Holes:
-        """The marbles on the board now (a marble in a hand is on no hole)."""
+        """The marbles on every spot now: each hole of the profile and the spot beside each
+        kennel (`companion.sim.holes`); a marble in a hand is on no spot."""
         with self._lock:
             return dict(self._holes)
 
@@ -165,7 +169,8 @@ class VirtualTable(FrameSource):
         return self._time
 
     def place(self, holes: Mapping[str, str | None]) -> None:
-        """Set the board at once, without hands (setting up before a game)."""
+        """Set the board at once, without hands (setting up before a game); spots not named
+        are empty."""
         unknown = sorted(set(holes) - set(self._ids))
         if unknown:
             raise ValueError(f"board {self.profile.name!r} has no hole {unknown[0]!r}")
@@ -234,7 +239,8 @@ class VirtualTable(FrameSource):
     def _queue(self, duration: float, holes: Mapping[str, str | None], hand: str | None) -> None:
         if not self._steps:
             self._queued_at = self._time
-        self._steps.append(_Step(duration, tuple((h, holes.get(h)) for h in self._ids), hand))
+        self._steps.append(_Step(duration, tuple((h, holes.get(h)) for h in self._ids),
+                                 None if hand is None else reach(self.profile, hand)))
 
     # -- frames --------------------------------------------------------------------------------
 
@@ -297,8 +303,8 @@ class VirtualTable(FrameSource):
     def _image(self, now: float, holes: Holes,
                hand: str | None) -> tuple[np.ndarray, float, bool]:
         level, kelvin = self.light(now)
-        occupancy = tuple(holes[h] for h in self._ids)
-        key = (occupancy, hand, level, kelvin)
+        seen = on_holes(self.profile, holes)
+        key = (tuple(seen.values()), hand, level, kelvin)
         cached = self._cache.get(key)
         if cached is not None:
             self._cache.move_to_end(key)
@@ -307,7 +313,7 @@ class VirtualTable(FrameSource):
         cond = replace(self.conditions, light_level=level, color_temperature_k=kelvin,
                        hands=1 if hand is not None else 0, cards=0)
         seed = self.seed if hand is None else hand_seed(self.profile, hand, self.seed)
-        image = render(self.profile, holes, cond, seed=seed).image
+        image = render(self.profile, seen, cond, seed=seed).image
         image.flags.writeable = False
         self._cache[key] = image
         if len(self._cache) > CACHE_FRAMES:
@@ -354,7 +360,7 @@ def motions_between(profile: BoardProfile, before: Mapping[str, str | None],
     """Hand motions that turn ``before`` into ``after``: each colour's marbles that left a
     hole paired with the holes its marbles arrive in, nearest first; ``first``'s colour moves
     first."""
-    where = {hole.id: (hole.x, hole.y) for hole in profile.holes}
+    where = spots(profile)
     colours = sorted({c for c in (*before.values(), *after.values()) if c is not None},
                      key=lambda c: (c != first, c))
     motions: list[Motion] = []

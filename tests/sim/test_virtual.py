@@ -7,7 +7,7 @@ from functools import cache
 import pytest
 
 from companion.rules import Card, Position, legal_moves
-from companion.sim.holes import HoleMap
+from companion.sim.holes import HoleMap, beside, on_holes
 from companion.sim.virtual import Motion, VirtualTable, hand_seed, motions_of_move
 from hw import BoardProfile, load_profile
 from vision.reader import BoardReader
@@ -102,9 +102,9 @@ def test_the_reader_settles_on_the_truth_and_never_under_a_hand() -> None:
         if out is not None:
             assert table.last.hand is None
             settled.append(out)
-        if not table.busy and settled and settled[-1] == table.holes:
+        if not table.busy and settled and settled[-1] == on_holes(board(), table.holes):
             break
-    assert settled[-1] == table.holes
+    assert settled[-1] == on_holes(board(), table.holes)
 
 
 def test_static_scenes_are_rendered_once_and_the_light_drifts() -> None:
@@ -120,3 +120,55 @@ def test_bad_settings_are_named() -> None:
         VirtualTable(board(), fps=0)
     with pytest.raises(ValueError, match="no hole 'X9'"):
         VirtualTable(board()).place({"X9": "red"})
+
+
+def five_players(pegs: dict[int, list[str]]) -> Position:
+    """A Schmidt game of 5 on brandi-6 (seat 5 empty): each player's marbles at the start
+    (four in the kennel, one fresh on its start field) unless ``pegs`` says otherwise."""
+    profile = load_profile("brandi-6")
+    players = [{"color": profile.default_colors[seat], "at": seat,
+                "pegs": pegs.get(seat, ["K"] * 4 + [f"T{16 * seat}*"])} for seat in range(5)]
+    return Position.from_json({"rules": "schmidt", "board": 6, "players": players, "turn": 0})
+
+
+def test_the_fifth_marble_of_a_full_kennel_lies_beside_it_off_the_holes() -> None:
+    profile = load_profile("brandi-6")
+    full = five_players({2: ["K"] * 5})
+    holes = HoleMap.of(profile, full).holes(full)
+    assert [holes[f"K2.{j}"] for j in range(4)] == ["green"] * 4
+    assert holes[beside(2)] == "green" and holes[beside(0)] is None
+    assert sum(colour == "green" for colour in holes.values()) == 5
+    assert beside(2) not in on_holes(profile, holes)
+    assert sum(colour == "green" for colour in on_holes(profile, holes).values()) == 4
+
+
+def test_a_marble_knocked_out_into_a_full_kennel_is_put_beside_it() -> None:
+    profile = load_profile("brandi-6")
+    before = five_players({0: ["T44", "K", "K", "K", "K"], 2: ["T40", "K", "K", "K", "K"]})
+    hole_map = HoleMap.of(profile, before)
+    move = next(m for m in legal_moves(before, Card.FOUR)
+                if m.notation == "4 back: red T44→T40 ×green@T40")
+    assert motions_of_move(hole_map, move, hole_map.holes(before)) == [
+        [Motion("red", "T44", "T40"), Motion("green", "T40", beside(2))]]
+    table = VirtualTable(profile, hole_map.holes(before), conditions=SMALL, fps=5, speed=4)
+    table.play(hole_map, move)
+    assert table.planned == hole_map.holes(move.result)
+    hands = set()
+    while table.busy:
+        table.read()
+        assert table.last is not None
+        hands.add(table.last.hand)
+    assert "K2.3" in hands and beside(2) not in hands  # the hand reaches for the kennel's end
+    assert table.holes[beside(2)] == "green" and table.holes["T40"] == "red"
+
+
+def test_the_marble_beside_a_full_kennel_is_the_first_taken_out() -> None:
+    profile = load_profile("brandi-6")
+    before = five_players({2: ["K"] * 5})
+    before = Position.from_json({**before.to_json(), "turn": 2})
+    hole_map = HoleMap.of(profile, before)
+    move = next(m for m in legal_moves(before, Card.ACE) if m.notation == "A: green K→T32*")
+    groups = motions_of_move(hole_map, move, hole_map.holes(before))
+    assert groups == [[Motion("green", beside(2), "T32")]]
+    after = hole_map.holes(move.result, hole_map.holes(before))
+    assert after[beside(2)] is None and [after[f"K2.{j}"] for j in range(4)] == ["green"] * 4
