@@ -7,6 +7,12 @@ the game's history: whether a marble on its start field is *fresh* (``*``).
 
 Comparisons use a *board view*: track and home holes with their colour, each kennel as the
 sorted colours in it (which kennel hole a marble sits in does not matter), and no ``*``.
+
+A kennel has as many holes as the profile gives it (four on the Brandi boards), a player may
+have more marbles (five under Schmidt rules): the marbles of a full kennel beyond its holes lie
+beside it, where the camera does not look. So a player's kennel marbles are its marbles minus
+those seen on the track and at home, and a reading may show fewer marbles in a kennel than
+that only while all the kennel's holes are full.
 """
 
 from __future__ import annotations
@@ -79,7 +85,8 @@ class BoardMap:
         return f"H{self.seats[player]}.{location[1:]}"
 
     def holes(self, position: Position) -> dict[str, str | None]:
-        """Every hole of the profile as the position fills it (kennels from their first hole)."""
+        """Every hole of the profile as the position fills it (kennels from their first hole;
+        kennel marbles beyond the kennel's holes lie beside it, in no hole)."""
         holes: dict[str, str | None] = dict.fromkeys(self.hole_ids)
         for player, entry in enumerate(position.players):
             in_kennel = 0
@@ -182,7 +189,7 @@ class BoardMap:
         players: list[dict[str, Any]] = []
         for player, color in enumerate(self.colors):
             outside = len(track[player])
-            in_kennel = self.pegs - outside
+            in_kennel = self.pegs - outside  # those not in a kennel hole lie beside it
             seen = kennel_seen[player]
             kennel_holes = len(self.kennels.get(self.seats[player], ()))
             if in_kennel < 0 or seen > in_kennel:
