@@ -18,6 +18,13 @@ empty holes differ among themselves:
 
 A seat plays when what most of its kennel holes show (each kind's lower median: three of
 four holes), combined, exceeds `PLAYING_EVIDENCE`: holes under a glare spot do not decide.
+
+Dark glass in a band of its own colour (a deep blue marble in the blue kennel) can pass for a
+dimple of that colour, and dull white glass on grey aluminium for a dimple without its glint.
+So a seat also plays when most of its kennel holes are unlike the empty home dimples in
+similar light (`unlike_dimples`): a kennel hole is drilled as a home hole and, empty, unpainted
+inside as it, so its centre shows the same colour balance and the same unevenness relative to
+its brightness, whatever paint lies around it; a marble shows its own.
 """
 
 from __future__ import annotations
@@ -43,6 +50,10 @@ SHADOW_WEIGHT = 1.2  # deviations of the shadow worth one of colour
 UNEVEN_WEIGHT = 3.0  # the same for unevenness: a weak cue, noise makes centres uneven too
 NEAR_CLIPPED = 236  # a mean level this high may hide overexposed pixels
 CLIP_SLACK = 0.25  # how far (log) an overexposed surface or centre may lie beyond the reading
+TINT_LIMIT = 1.0  # log colour balance of a centre beyond the home dimples' that holds a marble
+UNEVEN_LIMIT = 1.0  # log unevenness (relative to the centre's brightness) beyond theirs, either way
+DIMPLE_SPREADS = 3.0  # ... beyond so many of the home dimples' own spreads
+SIMILAR_DIMPLES = 8  # home holes in the most similar light that show the empty dimple's look
 _CLIPPED = float(np.log(NEAR_CLIPPED + LOG_OFFSET))
 _LUMA = np.array([0.114, 0.587, 0.299])  # B, G, R weights of brightness as JPEG keeps it
 _TURN = np.exp(1j * ((np.arange(SECTORS) + 0.5) / SECTORS * 2 - 1) * np.pi)
@@ -56,8 +67,47 @@ def playing_seats(profile: BoardProfile, features: HoleFeatures) -> list[int]:
     kennel = np.flatnonzero([h.kind == "kennel" and h.seat is not None for h in profile.holes])
     seats = np.array([profile.holes[i].seat for i in kennel])
     evidence = marble_evidence(profile, features, kennel)
+    unlike = unlike_dimples(profile, features, kennel)
     return [seat for seat in range(profile.seats) if (seats == seat).any()
-            and seat_evidence(evidence[seats == seat]) > PLAYING_EVIDENCE]
+            and (seat_evidence(evidence[seats == seat]) > PLAYING_EVIDENCE
+                 or _lower_median(unlike[seats == seat]) > 1.0)]
+
+
+def unlike_dimples(profile: BoardProfile, features: HoleFeatures,
+                   holes: np.ndarray) -> np.ndarray:
+    """(H,) how unlike an empty home dimple each of `holes` (indices) looks, in units of the
+    limits (above 1: a marble): its centre's colour balance (`TINT_LIMIT`) or its
+    unevenness relative to its brightness (`UNEVEN_LIMIT`, either way), each beyond
+    `DIMPLE_SPREADS` of the spread among the `SIMILAR_DIMPLES` home holes in the most similar
+    light. Holes whose centre may be overexposed (no colour, no unevenness to tell) are 0,
+    and so is every hole when fewer than three home holes show theirs."""
+    home = np.flatnonzero([h.kind == "home" for h in profile.holes])
+    clipped = np.asarray((features.centre >= _CLIPPED).any(axis=1))
+    home = home[~clipped[home]]
+    if len(home) < 3:
+        return np.zeros(len(holes))
+    level = _linear_log(_brightest_half(features.rim_sectors)).mean(axis=1)
+    apart = np.abs(level[holes, None] - level[home][None])
+    apart[holes[:, None] == home[None]] = np.inf  # a home hole is not its own reference
+    similar = home[np.argsort(apart, axis=1)[:, :min(SIMILAR_DIMPLES, len(home) - 1)]]
+    centre = _linear_log(features.centre)
+    light = np.exp(centre) @ _LUMA
+    uneven = np.log((features.spread + LEVEL_ERROR) / (light + LEVEL_ERROR))
+    typical, spread = _masked_median(uneven[similar], np.ones(similar.shape, bool))
+    uneven_gap = np.maximum(np.abs(uneven[holes] - typical) - DIMPLE_SPREADS * spread, 0.0)
+    balance = centre - centre.mean(axis=1, keepdims=True)
+    typical_balance, balance_spread = _masked_median(balance[similar],
+                                                     np.ones((*similar.shape, 3), bool))
+    balance_gap = np.maximum(np.abs(balance[holes] - typical_balance)
+                             - DIMPLE_SPREADS * balance_spread, 0.0)
+    unlike = np.maximum(uneven_gap / UNEVEN_LIMIT,
+                        np.sqrt((balance_gap ** 2).sum(axis=1)) / TINT_LIMIT)
+    return np.where(clipped[holes], 0.0, unlike)
+
+
+def _lower_median(values: np.ndarray) -> float:
+    """What at least half of the values reach (of 4: three)."""
+    return float(np.sort(values)[(len(values) - 1) // 2])
 
 
 def seat_evidence(evidence: np.ndarray) -> float:
