@@ -18,6 +18,7 @@ from firmware_bridge.config import LedConfig
 from hw import BoardProfile
 from tests.table.conftest import setup_request
 from tests.table.test_camera_loop import SIZE, Feed, wait_for
+from vision.reader.warning import board_overexposed, kennel_overexposed
 from vision.sources import SimulatedSource
 
 
@@ -104,25 +105,25 @@ def test_the_exchange_reminder_is_only_for_partners(profile4: BoardProfile,
 
 
 def test_reader_warnings_become_codes() -> None:
-    texts = ["the white kennel is overexposed: white marbles cannot be told from the board "
-             "and may be read as empty; lower the exposure (or the light) and take the "
-             "reference again",
-             "35% of the board is overexposed: a hand or card there may go unseen; lower the "
-             "exposure (or the light) and take the reference again",
-             "something new"]
+    texts = [kennel_overexposed("white"), board_overexposed(0.35), "something new",
+             "the red kennel is overexposed: a sentence without its code"]
     assert warning_codes(texts) == [
         {"code": "kennel_overexposed", "args": {"color": "white"}},
         {"code": "board_overexposed", "args": {"share": "35%"}},
-        {"code": "reader_warning", "args": {"text": "something new"}}]
+        {"code": "reader_warning", "args": {"text": "something new"}},
+        {"code": "reader_warning",
+         "args": {"text": "the red kennel is overexposed: a sentence without its code"}}]
 
 
 def test_the_table_gives_the_warnings_codes(profile4: BoardProfile) -> None:
     table = Table(profile4)
-    table.camera_warnings(["the red kennel is overexposed: lower the exposure"], reference=True)
+    warning = kennel_overexposed("red")
+    table.camera_warnings([warning], reference=True)
     camera = table.state()["camera"]
     assert camera["warning_codes"] == [{"code": "kennel_overexposed",
                                         "args": {"color": "red"}}]
-    assert camera["warnings"] == ["the red kennel is overexposed: lower the exposure"]
+    assert camera["warnings"] == [warning.text]
+    assert json.loads(json.dumps(camera["warnings"])) == [warning.text]
 
 
 def test_no_camera_image_without_a_camera(profile4: BoardProfile) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import pickle
 from dataclasses import replace
 
 import numpy as np
@@ -10,6 +12,7 @@ import pytest
 from tests.vision.conftest import rendered_start, some_position
 from vision.reader.board_reader import BoardReader, ReadError
 from vision.reader.match import possible_classes
+from vision.reader.warning import board_overexposed, kennel_overexposed
 from vision.render import RenderConditions, random_conditions, render, start_occupancy
 
 
@@ -115,6 +118,27 @@ def test_an_overexposed_reference_is_warned_about(brandi6):
     kennel, board = reader.warnings
     assert kennel.startswith("the white kennel is overexposed: white marbles cannot be told")
     assert "% of the board is overexposed: a hand or card there may go unseen" in board
+    assert (kennel.code, dict(kennel.args)) == ("kennel_overexposed", {"color": "white"})
+    assert board.code == "board_overexposed"
+    assert board.startswith(board.args["share"]) and board.args["share"].endswith("%")
+
+
+def test_a_warning_is_its_sentence_with_a_code():
+    warning = kennel_overexposed("blue")
+    assert warning == warning.text == ("the blue kennel is overexposed: blue marbles cannot be "
+                                       "told from the board and may be read as empty; lower "
+                                       "the exposure (or the light) and take the reference "
+                                       "again")
+    assert f"warning: {warning}" == f"warning: {warning.text}"
+    again = pickle.loads(pickle.dumps(warning))
+    assert (again, again.code, dict(again.args)) == (warning, "kennel_overexposed",
+                                                     {"color": "blue"})
+    assert json.dumps([warning]) == json.dumps([warning.text])
+    with pytest.raises(AttributeError):
+        warning.code = "other"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        warning.args["color"] = "red"  # type: ignore[index]
+    assert board_overexposed(0.354).args == {"share": "35%"}
 
 
 def test_a_seat_nobody_plays_is_left_out(brandi4):

@@ -244,18 +244,14 @@ def test_a_seven_entered_part_by_part(table: Table, open_page: Callable[..., Any
     assert table.state()["moves"] == 1
 
 
-OVEREXPOSED = ("the white kennel is overexposed: white marbles cannot be told from the board "
-               "and may be read as empty; lower the exposure (or the light) and take the "
-               "reference again")
-
-
 def overexposed_reader(reference: Any) -> Any:
     """The real reader of the rendered board, reporting an overexposed white kennel as
-    `reference_warnings` words it."""
+    `reference_warnings` does."""
     from vision.reader import BoardReader
+    from vision.reader.warning import kennel_overexposed
 
     reader = BoardReader(load_profile("brandi-4"), reference=reference)
-    reader.warnings = (OVEREXPOSED,)
+    reader.warnings = (kennel_overexposed("white"),)
     return reader
 
 

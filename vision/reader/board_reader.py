@@ -66,6 +66,7 @@ from vision.reader.palette import linear_bgr, name_seats, paper_colours
 from vision.reader.seats import playing_seats
 from vision.reader.trust import AT_REGION_MM, HoleEvidence, evident
 from vision.reader.trust import INPUTS as TRUST_INPUTS
+from vision.reader.warning import ReaderWarning, board_overexposed, kennel_overexposed
 
 EMPTY = None
 UNKNOWN = "?"
@@ -342,7 +343,8 @@ class BoardReader:
     without `seats` its seats are the ones that play. Otherwise each kennel's colour is named
     by what it is (`seat_colours`); without a reference, by the profile's default colours.
     `colours` maps each playing seat to the name it is read as. `warnings` says what in the
-    reference will make readings worse (`reference_warnings`).
+    reference will make readings worse (`reference_warnings`: English sentences, each with a
+    ``code`` and ``args``, `vision.reader.warning.ReaderWarning`).
     """
 
     def __init__(self, profile: BoardProfile, reference: np.ndarray | None = None,
@@ -381,7 +383,7 @@ class BoardReader:
         self._kennel_reach = np.zeros(0, bool)
         self._kennel_seats = np.zeros(0, int)
         self._start_classes = np.zeros(0, int)  # each hole's class in the reference
-        self.warnings: tuple[str, ...] = ()
+        self.warnings: tuple[ReaderWarning, ...] = ()
         if reference is not None:
             self.locator.locate(reference)
             empty = [(h.x, h.y) for h in profile.holes if h.kind != "kennel"]
@@ -608,22 +610,17 @@ def around_kennels(grid: SurfaceGrid, centres: np.ndarray, full: np.ndarray) -> 
 
 
 def reference_warnings(blind: Sequence[int], colours: Mapping[int, str],
-                       baseline: Baseline) -> tuple[str, ...]:
+                       baseline: Baseline) -> tuple[ReaderWarning, ...]:
     """What in a reference frame will make the readings worse, said for the people at the
     table: the ``blind`` seats' kennels overexposed (`blind_kennels`: their marbles, white ones
     on a light board above all, look like the bare board: whether the seat plays cannot be told,
     its colour cannot be learnt, and its marbles may later be read as empty), or much of the
-    bare board overexposed (a hand or card there goes unseen)."""
-    warnings = []
-    for seat in blind:
-        colour = colours.get(seat, f"seat {seat}")
-        warnings.append(f"the {colour} kennel is overexposed: {colour} marbles cannot be "
-                        "told from the board and may be read as empty; lower the exposure "
-                        "(or the light) and take the reference again")
+    bare board overexposed (a hand or card there goes unseen). Each is its English sentence
+    with a code and arguments (`vision.reader.warning`)."""
+    warnings = [kennel_overexposed(colours.get(seat, f"seat {seat}")) for seat in blind]
     share = float(baseline.blind.mean())
     if share >= BLIND_BOARD_SHARE:
-        warnings.append(f"{share:.0%} of the board is overexposed: a hand or card there may go "
-                        "unseen; lower the exposure (or the light) and take the reference again")
+        warnings.append(board_overexposed(share))
     return tuple(warnings)
 
 
