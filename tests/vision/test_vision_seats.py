@@ -153,3 +153,11 @@ def test_dull_glass_where_dimples_glint_plays(aluminium_start):
                                 dimples)
     assert (unlike_dimples(profile, dull, kennel) > 1.0).all()
     assert (unlike_dimples(profile, dull, home) < 1.0).all()
+
+
+def test_an_overexposed_kennel_is_left_to_the_other_cues(aluminium_start):
+    # A centre that may be clipped tells neither colour nor unevenness: it is not "unlike".
+    profile, features = aluminium_start
+    kennel, _ = _kennel_and_home(profile, 3)
+    clipped = _with_kennel_centres(features, kennel, np.log(np.full(3, 255.0) + LOG_OFFSET), 0.0)
+    assert (unlike_dimples(profile, clipped, kennel) == 0.0).all()
