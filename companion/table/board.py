@@ -11,8 +11,8 @@ sorted colours in it (which kennel hole a marble sits in does not matter), and n
 A kennel has as many holes as the profile gives it (four on the Brandi boards), a player may
 have more marbles (five under Schmidt rules): the marbles of a full kennel beyond its holes lie
 beside it, where the camera does not look. So a player's kennel marbles are its marbles minus
-those seen on the track and at home, and a reading may show fewer marbles in a kennel than
-that only while all the kennel's holes are full.
+those seen on the track and at home, and a kennel may show that many fewer (a player takes
+any marble out of a full kennel, from a hole or from beside it).
 """
 
 from __future__ import annotations
@@ -197,7 +197,8 @@ class BoardMap:
                                    f"{color} plays {self.pegs}", "too_many",
                                    {"color": color, "seen": outside + seen,
                                     "expected": self.pegs})
-            if seen < in_kennel and seen < kennel_holes:
+            beside = max(0, self.pegs - kennel_holes)  # marbles a full kennel has no hole for
+            if in_kennel - seen > beside:
                 raise ReadingError(
                     f"{outside + seen} {color} marbles seen, {self.pegs} expected (one "
                     "between holes, in a hand or off the board?)", "too_few",

@@ -80,6 +80,15 @@ def test_taking_out_the_marble_beside_a_full_kennel_marks_it_fresh(board: BoardM
     assert sorted(after.players[2].pegs) == ["K", "K", "K", "K", "T32*"]
 
 
+def test_a_marble_taken_from_a_hole_of_a_full_kennel_leaves_the_fifth_beside_it(
+        board: BoardMap) -> None:
+    before = five_players({2: ["K"] * 5})
+    holes = board.holes(before)
+    holes.update({"K2.0": None, "T32": "green"})  # out of a hole, not from beside the kennel
+    after = board.position(holes, before)
+    assert sorted(after.players[2].pegs) == ["K", "K", "K", "K", "T32*"]
+
+
 def test_a_marble_missing_from_a_kennel_that_is_not_full_is_too_few(board: BoardMap) -> None:
     before = five_players({2: ["K"] * 5})
     holes = board.holes(before)
