@@ -10,18 +10,8 @@ import pytest
 from flask import Flask
 
 from companion.table import Table
-from tests.web.apiclient import SETUP, Client, journal, make_app, make_table, referee
+from tests.web.apiclient import SETUP, Client, journal, referee
 from tests.web.test_auth import seated
-
-
-@pytest.fixture
-def table(tmp_path: Path) -> Table:
-    return make_table(tmp_path)
-
-
-@pytest.fixture
-def app(table: Table) -> Flask:
-    return make_app(table)
 
 
 def jpeg(value: int) -> bytes:
