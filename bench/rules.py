@@ -176,7 +176,7 @@ def selfplay_positions(games: int, rng: random.Random) -> tuple[list[Position], 
 
 def bench_reasons(count: int, seed: int) -> None:
     """(e) The share of reasons that name the real mistake, over ``count`` observations."""
-    from tests.rules.mistakes import KINDS, names_truth, observe
+    from tests.rules.mistakes import KINDS, checked_sample, names_truth
 
     rng = random.Random(seed)
     named: Counter[str] = Counter()
@@ -184,12 +184,7 @@ def bench_reasons(count: int, seed: int) -> None:
     legal: Counter[str] = Counter()
     missed: list[str] = []
     start = time.process_time()
-    for index in range(count):
-        kind = KINDS[index % len(KINDS)]
-        observation = observe(rng, kind)
-        if observation is None:
-            continue
-        verdict = check(observation.before, observation.after, observation.card)
+    for kind, observation, verdict in checked_sample(rng, count):
         if verdict.legal:
             legal[kind] += 1
             continue

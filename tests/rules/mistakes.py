@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from companion.rules import Card, Move, Position, PositionError, Verdict, legal_moves
+from companion.rules import Card, Move, Position, PositionError, Verdict, check, legal_moves
 from tests.rules.conftest import random_position
 
 KINDS = (
@@ -291,6 +291,17 @@ def observe(rng: random.Random, kind: str, tries: int = 50) -> Observation | Non
         if found is not None:
             return found
     return None
+
+
+def checked_sample(rng: random.Random, count: int) -> Iterator[tuple[str, Observation, Verdict]]:
+    """``count`` observations, the kinds in turn, each with the referee's verdict (observations
+    a kind could not make are left out)."""
+    for index in range(count):
+        kind = KINDS[index % len(KINDS)]
+        observation = observe(rng, kind)
+        if observation is not None:
+            yield kind, observation, check(observation.before, observation.after,
+                                           observation.card)
 
 
 def named_pegs(args: dict[str, Any]) -> set[tuple[str, str]]:

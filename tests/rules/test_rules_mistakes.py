@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from companion.rules import check
-from tests.rules.mistakes import KINDS, names_truth, observe
+from tests.rules.mistakes import KINDS, checked_sample, names_truth, observe
 
 REQUIRED_SHARE = 0.999
 
@@ -43,12 +43,7 @@ def test_at_least_999_in_1000_reasons_name_the_mistake_over_a_fixed_sample() -> 
     rng = random.Random(20261201)
     judged: Counter[str] = Counter()
     named: Counter[str] = Counter()
-    for index in range(8 * 150):
-        kind = KINDS[index % len(KINDS)]
-        observation = observe(rng, kind)
-        if observation is None:
-            continue
-        verdict = check(observation.before, observation.after, observation.card)
+    for kind, observation, verdict in checked_sample(rng, 8 * 150):
         if verdict.legal:
             continue
         judged[kind] += 1
