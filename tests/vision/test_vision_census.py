@@ -219,10 +219,21 @@ def test_the_reader_counts_the_kennels_of_the_seats_that_play(brandi6):
     assert every_seat.counted and fewer.counted
 
 
-def test_an_overexposed_kennel_makes_the_seats_a_guess_unless_told(brandi6):
-    bright = RenderConditions(material="aluminium", light_level=1.3)
-    reference = render(brandi6, start_occupancy(brandi6), bright, seed=1).image
-    guessed = BoardReader(brandi6, reference).census
-    assert guessed is not None and not guessed.counted
+def test_an_overexposed_kennel_taken_for_unplayed_makes_the_seats_a_guess_unless_told(brandi6):
+    # Under this much light the white kennel looks like bare board: its seat seems unplayed.
+    glaring = RenderConditions(material="aluminium", light_level=1.5)
+    reference = render(brandi6, start_occupancy(brandi6), glaring, seed=1).image
+    guessed = BoardReader(brandi6, reference)
+    assert 4 not in guessed.prototypes.seats
+    assert guessed.census is not None and not guessed.census.counted
     told = BoardReader(brandi6, reference, seats=range(6)).census
     assert told is not None and told.counted
+
+
+def test_an_overexposed_kennel_whose_marbles_still_show_keeps_the_count(brandi6):
+    bright = RenderConditions(material="aluminium", light_level=1.3)
+    reference = render(brandi6, start_occupancy(brandi6), bright, seed=1).image
+    reader = BoardReader(brandi6, reference)
+    assert "kennel_overexposed" in {warning.code for warning in reader.warnings}
+    assert reader.prototypes.seats == tuple(range(6))
+    assert reader.census is not None and reader.census.counted

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from hw import BoardProfile, load_profile
-from vision.reader.board_reader import BoardReader
+from vision.reader.board_reader import BoardReader, start_classes
 from vision.render import RenderConditions, render
 
 
@@ -83,3 +83,21 @@ def test_an_empty_start_field_is_no_marble_of_the_reference() -> None:
     reader = BoardReader(profile, reference, colors=playing)
     assert reader.read(reference).holes == start
     assert reader.census is not None and list(reader.census.capacity) == [0, 4, 4]
+
+
+def test_with_every_seat_playing_no_start_field_holds_a_marble() -> None:
+    """A fifth marble comes only with 2, 3 or 5 players: with four a start field whose look
+    lies nearer its seat's colour (a printed ring of that colour around it) stays empty."""
+    profile = load_profile("brandi-4")
+    holes = len(profile.holes)
+    means = np.zeros((5, holes, 2))
+    means[1:] = 1.0  # every colour class looks alike: (1, 1) against the plain board
+    vectors = np.ones((holes, 2))  # every hole looks like a marble of its seat
+    empty_vectors = np.full((holes, 2), 5.0)  # and far from the plain track's empty look
+    scales = np.ones((5, holes, 2))
+    kennel = [hole.kind == "kennel" for hole in profile.holes]
+    for playing, expected_fields in (((0, 1, 2, 3), 0), ((0, 1, 2), 3), ((0, 2), 2)):
+        start = start_classes(profile, playing, vectors, empty_vectors, np.zeros(2), means,
+                              scales)
+        assert (start[kennel] > 0).sum() == 4 * len(playing)
+        assert (start[np.logical_not(kennel)] > 0).sum() == expected_fields

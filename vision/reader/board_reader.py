@@ -38,6 +38,7 @@ from vision.reader.census import UNKNOWN as CENSUS_UNKNOWN
 from vision.reader.census import Census
 from vision.reader.features import LOG_OFFSET, HoleFeatures, brightness, medians
 from vision.reader.holes import HoleSampler
+from vision.reader.hue import ruled_out, without_ruled_out
 from vision.reader.learning import (
     MAX_DISAGREEMENT,
     SHADOW_REACH_MM,
@@ -62,7 +63,7 @@ from vision.reader.occlusion import (
     region_distance,
     region_share,
 )
-from vision.reader.palette import linear_bgr, name_seats, paper_colours
+from vision.reader.palette import balanced_lab, linear_bgr, name_seats, paper_colours
 from vision.reader.seats import playing_seats
 from vision.reader.trust import AT_REGION_MM, HoleEvidence, evident
 from vision.reader.trust import INPUTS as TRUST_INPUTS
@@ -81,6 +82,7 @@ STRANGE_DISTANCE = 4.5  # two adjacent holes this far from every class: somethin
 ADJACENT_MM = 30.0  # adjacent holes: centres this close
 OWN_LOOK_LIMIT = 0.15  # how far a hole's empty look may differ from the plain track's
 PLAIN_NEIGHBOURS = 4  # plain track holes that say what the bare board looks like near a hole
+FIFTH_MARBLE_PLAYERS = (2, 3, 5)  # Schmidt: each player starts with a marble on the start field
 BLIND_KENNEL_SHARE = 0.5  # a kennel with this share of its holes overexposed is blind
 BLIND_BOARD_SHARE = 0.5  # a reference overexposed over this share of the bare board: warned
 KENNEL_REACH_MM = 22.0  # a kennel marble's shadow and edge fall this far from its hole's centre
@@ -220,40 +222,49 @@ def start_classes(profile: BoardProfile, playing: Sequence[int], vectors: np.nda
     seat's start field that holds a marble of its seat's colour (Schmidt's 2, 3 and 5 players
     start with one there): it lies closer to that colour's look (``vectors`` against the plain
     board, ``means``, ``scales`` of the classes) than to the plain track's empty look
-    (``empty_vectors`` against its own ring, ``plain_empty``)."""
+    (``empty_vectors`` against its own ring, ``plain_empty``). Only games of
+    `FIFTH_MARBLE_PLAYERS` players have one there: with any other number, a start field in a
+    printed ring of its seat's colour is not mistaken for a marble."""
     start = np.zeros(len(profile.holes), int)
+    fifth_marble = len(playing) in FIFTH_MARBLE_PLAYERS
     for index, hole in enumerate(profile.holes):
         if hole.seat is None or hole.seat not in playing:
             continue
         colour = list(playing).index(hole.seat) + 1
         if hole.kind == "kennel":
             start[index] = colour
-        elif hole.kind == "track":
+        elif hole.kind == "track" and fifth_marble:
             to_colour = np.linalg.norm((vectors[index] - means[colour, index]) / scales[colour])
             to_empty = np.linalg.norm((empty_vectors[index] - plain_empty) / scales[0])
             start[index] = colour if to_colour < to_empty else 0
     return start
 
 
-def seat_colours(profile: BoardProfile, image: np.ndarray, homography: np.ndarray,
-                 features: HoleFeatures, seats: Sequence[int],
-                 told: Mapping[int, str] | None = None) -> dict[int, str]:
-    """The colour name of each playing seat's marbles in a start-of-game frame: as `told`, else
-    by what its kennel shows (`palette.name_seats`: the median colour of the kennel holes'
-    centres against the white there, which is the plain board's colour around them divided
-    by what the board is against the markers' white paper)."""
+def board_in_white(profile: BoardProfile, image: np.ndarray, homography: np.ndarray,
+                   features: HoleFeatures) -> np.ndarray:
+    """(3,) linear BGR: the plain board's colour in white light, the plain track beside each
+    marker's white paper divided by the paper (`ReadError` when no paper is in the picture)."""
     centres = np.array([(hole.x, hole.y) for hole in profile.holes])
     plain = _plain_track(profile)
     plain_board = linear_bgr(np.exp(features.ring) - LOG_OFFSET)
     paper = linear_bgr(paper_colours(image, profile, homography))
-    board_in_white = []
+    colours = []
     for marker, white in zip(profile.markers, paper, strict=True):
         apart = np.linalg.norm(centres[plain] - (marker.x, marker.y), axis=1)
         nearest = plain_board[plain][np.argsort(apart)[:PLAIN_NEIGHBOURS]]
-        board_in_white.append(np.median(nearest, axis=0) / np.maximum(white, 1e-4))
-    board_colour = np.nanmedian(np.array(board_in_white), axis=0)
-    if not np.isfinite(board_colour).all():
+        colours.append(np.median(nearest, axis=0) / np.maximum(white, 1e-4))
+    colour = np.nanmedian(np.array(colours), axis=0)
+    if not np.isfinite(colour).all():
         raise ReadError("reference frame: the markers' white paper is not in the picture")
+    return np.asarray(colour)
+
+
+def seat_colours(profile: BoardProfile, board_colour: np.ndarray, features: HoleFeatures,
+                 seats: Sequence[int], told: Mapping[int, str] | None = None) -> dict[int, str]:
+    """The colour name of each playing seat's marbles in a start-of-game frame: as `told`, else
+    by what its kennel shows (`palette.name_seats`: the median colour of the kennel holes'
+    centres against the white there, which is the plain board's colour around them divided
+    by the board's colour in white light, `board_in_white`)."""
     # The plain board at each hole: its ring less the paint around it (`paint_offsets`).
     local_board = linear_bgr(np.exp(features.ring - paint_offsets(profile, features.ring))
                              - LOG_OFFSET)
@@ -383,6 +394,7 @@ class BoardReader:
         self._kennel_reach = np.zeros(0, bool)
         self._kennel_seats = np.zeros(0, int)
         self._start_classes = np.zeros(0, int)  # each hole's class in the reference
+        self._board_white = np.ones(3)  # the plain board's colour in white light
         self.warnings: tuple[ReaderWarning, ...] = ()
         if reference is not None:
             self.locator.locate(reference)
@@ -392,7 +404,8 @@ class BoardReader:
             self.reference = features
             self.learned = learned or Learned.shipped()
             playing = list(playing_seats(profile, features) if seats is None else sorted(seats))
-            names = seat_colours(profile, reference, fit.homography, features, playing, told)
+            self._board_white = board_in_white(profile, reference, fit.homography, features)
+            names = seat_colours(profile, self._board_white, features, playing, told)
             self.prototypes = learn_prototypes(profile, features, playing, names)
             owners = np.array([h.seat if h.kind in ("kennel", "home") else -1
                                for h in profile.holes])  # -1: a track hole
@@ -403,9 +416,11 @@ class BoardReader:
             self._possible = possible_classes(owners, playing)
             marbles = np.bincount(start, minlength=len(playing) + 1)
             marbles[0] = 0
-            # With a kennel overexposed, whether its seat plays was guessed (unless told).
+            # An overexposed kennel looks like bare board: if its seat was found not to play,
+            # that was a guess (unless told), and the count is not sure.
             blind = blind_kennels(kennel_seats, features)
-            self.census = Census(marbles, self._possible, seats is not None or not blind)
+            self.census = Census(marbles, self._possible,
+                                 seats is not None or set(blind) <= set(playing))
             # Each class's mean log ratio to the board (0 for empty).
             self._class_brightness = np.array(
                 [0.0] + [float(m[0, :3].mean()) for m in self.prototypes.means[1:]])
@@ -457,6 +472,7 @@ class BoardReader:
             pairs = self._pair_evidence(features, prototypes, residual, patterns)
             if self.learned.match is not None:
                 scores = class_scores(self.learned.match, pairs)
+            scores = without_ruled_out(scores, self._ruled_out(features, prototypes))
             evidence = self._evidence(image, fit, features, prototypes, distance, scores,
                                       patterns)
             hidden = blind_at_region(evidence)
@@ -540,6 +556,14 @@ class BoardReader:
         self.baseline = Baseline.learn(self.grid, self._surface, board[len(self._surface):],
                                        self._kennel_reach)
         return True
+
+    def _ruled_out(self, features: HoleFeatures, prototypes: Prototypes) -> np.ndarray:
+        """(C, N) the colour classes each track and home hole's look rules out (`hue`): its
+        centre against the white there, the plain board around it in white light."""
+        local_board = linear_bgr(np.exp(features.ring - prototypes.paint) - LOG_OFFSET)
+        centre = linear_bgr(np.exp(features.centre) - LOG_OFFSET)
+        lab = balanced_lab(centre, local_board / self._board_white)
+        return np.asarray(ruled_out(lab, prototypes.names) & ~self._kinds[:, 2])
 
     def _pair_evidence(self, features: HoleFeatures, prototypes: Prototypes,
                        residual: np.ndarray,

@@ -1,0 +1,70 @@
+"""The hue check: which colour names a marble's balanced look rules out (`vision.reader.hue`)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.reader.hue import RULED_OUT_COST, ruled_out, without_ruled_out
+from vision.reader.palette import PALETTE
+
+NAMES = (None, "red", "yellow", "green", "blue", "white", "black")
+
+
+def lch(lightness: float, chroma: float, hue_deg: float) -> np.ndarray:
+    """One L*a*b* value from lightness, chroma and hue angle."""
+    angle = np.radians(hue_deg)
+    return np.array([lightness, chroma * np.cos(angle), chroma * np.sin(angle)])
+
+
+def out_names(look: np.ndarray, names: tuple[str | None, ...] = NAMES) -> set[str | None]:
+    row = ruled_out(look[None], names)[:, 0]
+    return {name for name, out in zip(names, row, strict=True) if out}
+
+
+def test_dark_green_glass_is_no_black_marble_and_no_other_hue():
+    # Green glass on dark wood: L* 10, still colourful, near the palette's green hue.
+    assert out_names(lch(10, 30, 150)) == {"black", "red", "yellow", "blue"}
+
+
+def test_black_glass_is_no_coloured_marble():
+    assert out_names(lch(16, 4, 100)) == {"red", "yellow", "green", "blue"}
+
+
+def test_a_look_too_dark_for_a_hue_rules_nothing_out():
+    assert out_names(lch(3, 5, 140)) == set()
+
+
+def test_a_look_between_grey_and_colourful_rules_nothing_out():
+    assert out_names(lch(30, 10, 30)) == set()
+
+
+def test_tinted_white_glass_stays_white_until_clearly_coloured():
+    assert "white" not in out_names(lch(95, 25, 90))
+    assert "white" in out_names(lch(60, 45, 90))
+
+
+@pytest.mark.parametrize("name", ["red", "yellow", "green", "blue", "orange", "purple"])
+def test_every_palette_colour_keeps_its_own_name(name):
+    assert name not in out_names(PALETTE[name], (None, name, "red", "yellow", "green", "blue"))
+
+
+def test_a_hue_between_two_playing_names_rules_out_neither():
+    # Orange glass dealt with red and yellow playing: both lie within the slack.
+    assert out_names(lch(40, 40, 60), (None, "red", "yellow", "blue")) == {"blue"}
+
+
+def test_names_outside_the_palette_and_the_empty_hole_are_never_ruled_out():
+    assert out_names(lch(16, 4, 100), (None, "teal", "black")) == set()
+
+
+def test_a_ruled_out_best_class_leaves_the_hole_a_marble_of_another_colour():
+    # Hole 0 reads black (ruled out) over green; hole 1 reads empty, black ruled out there too.
+    scores = np.array([[-2.0, 3.0],    # empty
+                       [-6.0, -9.0],   # green
+                       [4.0, 1.0]])    # black
+    out = np.array([[False, False], [False, False], [True, True]])
+    settled = without_ruled_out(scores, out)
+    assert settled.argmax(axis=0).tolist() == [1, 0]
+    assert settled[0, 0] == -2.0 - RULED_OUT_COST and settled[0, 1] == 3.0
+    assert settled[2].tolist() == [4.0 - RULED_OUT_COST, 1.0 - RULED_OUT_COST]
