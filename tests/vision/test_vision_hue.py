@@ -68,3 +68,10 @@ def test_a_ruled_out_best_class_leaves_the_hole_a_marble_of_another_colour():
     assert settled.argmax(axis=0).tolist() == [1, 0]
     assert settled[0, 0] == -2.0 - RULED_OUT_COST and settled[0, 1] == 3.0
     assert settled[2].tolist() == [4.0 - RULED_OUT_COST, 1.0 - RULED_OUT_COST]
+
+
+def test_an_empty_hole_that_changed_since_the_reference_takes_the_best_colour():
+    # The empty class ruled out (the hole changed): white, the runner-up, wins.
+    scores = np.array([[-4.5], [-12.9], [-6.7]])  # empty, black, white
+    out = np.array([[True], [False], [False]])
+    assert without_ruled_out(scores, out).argmax(axis=0).tolist() == [2]

@@ -50,6 +50,7 @@ from vision.reader.learning import (
 from vision.reader.match import INPUTS as MATCH_INPUTS
 from vision.reader.match import (
     PairEvidence,
+    changed_holes,
     class_centres,
     class_scores,
     look_changes,
@@ -472,9 +473,13 @@ class BoardReader:
             pairs = self._pair_evidence(features, prototypes, residual, patterns)
             if self.learned.match is not None:
                 scores = class_scores(self.learned.match, pairs)
-            scores = without_ruled_out(scores, self._ruled_out(features, prototypes))
-            evidence = self._evidence(image, fit, features, prototypes, distance, scores,
-                                      patterns)
+            assert self.baseline is not None
+            regions = self.baseline.foreign_regions(self.grid.sample(image, fit.homography),
+                                                    features.ring)
+            scores = without_ruled_out(
+                scores, self._ruled_out(features, prototypes, pairs, noise=regions[2]))
+            evidence = self._evidence(features, prototypes, distance, scores, patterns,
+                                      regions)
             hidden = blind_at_region(evidence)
             if self.learned.trust is not None:
                 hidden |= (self.learned.trust.logits(evidence.matrix())
@@ -557,13 +562,20 @@ class BoardReader:
                                        self._kennel_reach)
         return True
 
-    def _ruled_out(self, features: HoleFeatures, prototypes: Prototypes) -> np.ndarray:
-        """(C, N) the colour classes each track and home hole's look rules out (`hue`): its
-        centre against the white there, the plain board around it in white light."""
+    def _ruled_out(self, features: HoleFeatures, prototypes: Prototypes,
+                   pairs: PairEvidence, noise: float) -> np.ndarray:
+        """(C, N) the classes each hole's look rules out: on the track and in homes the colours
+        its hue rules out (`hue`: its centre against the white there, the plain board around
+        it in white light); anywhere the class it held in the reference where it has changed
+        since beyond the frame's ``noise`` (`match.changed_holes`)."""
+        assert self.reference is not None
         local_board = linear_bgr(np.exp(features.ring - prototypes.paint) - LOG_OFFSET)
         centre = linear_bgr(np.exp(features.centre) - LOG_OFFSET)
         lab = balanced_lab(centre, local_board / self._board_white)
-        return np.asarray(ruled_out(lab, prototypes.names) & ~self._kinds[:, 2])
+        out = ruled_out(lab, prototypes.names) & ~self._kinds[:, 2]
+        changed = changed_holes(features, self.reference, pairs.disc_match, noise)
+        out[self._start_classes[changed], np.flatnonzero(changed)] = True
+        return np.asarray(out)
 
     def _pair_evidence(self, features: HoleFeatures, prototypes: Prototypes,
                        residual: np.ndarray,
@@ -581,13 +593,13 @@ class BoardReader:
                             disc_match=disc_match, shape=shape, drift=drift,
                             possible=self._possible)
 
-    def _evidence(self, image: np.ndarray, fit: BoardFit, features: HoleFeatures,
-                  prototypes: Prototypes, distance: np.ndarray, scores: np.ndarray,
-                  patterns: tuple[np.ndarray, np.ndarray, np.ndarray]) -> HoleEvidence:
-        """What the trust network weighs per hole (needs the reference frame)."""
-        assert self.baseline is not None and self.reference is not None
-        surface = self.grid.sample(image, fit.homography)
-        region, ring_changed, noise = self.baseline.foreign_regions(surface, features.ring)
+    def _evidence(self, features: HoleFeatures, prototypes: Prototypes, distance: np.ndarray,
+                  scores: np.ndarray, patterns: tuple[np.ndarray, np.ndarray, np.ndarray],
+                  regions: tuple[np.ndarray, np.ndarray, float]) -> HoleEvidence:
+        """What the trust network weighs per hole (needs the reference frame); ``regions``
+        what `occlusion.Baseline.foreign_regions` found in the frame."""
+        assert self.reference is not None
+        region, ring_changed, noise = regions
         ring_match, disc_match, rim_match = patterns
         return HoleEvidence(
             distance=distance, scores=scores, class_brightness=self._class_brightness,

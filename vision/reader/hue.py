@@ -72,7 +72,8 @@ def without_ruled_out(scores: np.ndarray, out: np.ndarray) -> np.ndarray:
     """(C, N) class scores (class 0 the empty hole) where each ruled-out class (``out``
     (C, N), never the empty one) loses `RULED_OUT_COST`. Where that was the best class, the
     empty hole loses as much: the hole looked like a marble, only not of that colour."""
-    best_out = out[scores.argmax(axis=0), np.arange(scores.shape[1])]
+    best = scores.argmax(axis=0)
+    best_out = out[best, np.arange(scores.shape[1])] & (best > 0)
     cost = RULED_OUT_COST * out.astype(float)
-    cost[0] = RULED_OUT_COST * best_out
+    cost[0] = RULED_OUT_COST * (out[0] | best_out)
     return np.asarray(scores - cost)

@@ -33,6 +33,9 @@ INPUTS = (
     *(f"profile change {part} {quartile}" for part in ("disc", "inner", "outer")
       for quartile in ("low", "high")),
 )
+CHANGED_LOOK = 0.45  # a hole's centre changed by this much (log) beyond the light's, ...
+CHANGED_NOISE = 0.5  # ... and this many times the frame's noise more, ...
+CHANGED_DISC = 0.4  # ... its disc pattern matching the reference's no better than this
 IMPOSSIBLE_SCORE = -30.0  # the logit of a class a hole cannot hold: almost always far below
 # its best class (a hole that looks like nothing it can hold may score lower: the census never
 # gives a hole such a class)
@@ -116,3 +119,19 @@ def look_changes(now: HoleFeatures, reference: HoleFeatures, drift: np.ndarray,
     clipped = np.asarray((now.ring_clipped | (reference.ring >= CLIPPED_LOG)).any(axis=1))
     light = np.where(clipped[:, None], drift, now.ring - reference.ring)
     return np.asarray(now.centre[None] - centres - light[None])
+
+
+def changed_holes(now: HoleFeatures, reference: HoleFeatures, disc_match: np.ndarray,
+                  noise: float) -> np.ndarray:
+    """(N,) the holes that no longer hold what they held in the reference: the centre's
+    colour changed in some channel beyond the change of light there (its ring's) by
+    `CHANGED_LOOK` plus `CHANGED_NOISE` times the frame's ``noise`` (the bare board's typical
+    colour change, `occlusion.Baseline.foreign_regions`), and the disc's brightness pattern
+    no longer matches (at most `CHANGED_DISC`). A lamp moved since the reference moves the
+    highlights in an empty dimple, but seldom changes its colour this much too. Where the
+    ring is overexposed in either frame (a glare spot) the light there is unknown: no hole
+    there counts as changed."""
+    clipped = np.asarray((now.ring_clipped | (reference.ring >= CLIPPED_LOG)).any(axis=1))
+    change = np.abs(now.centre - reference.centre - (now.ring - reference.ring)).max(axis=1)
+    return np.asarray((change >= CHANGED_LOOK + CHANGED_NOISE * noise)
+                      & (disc_match <= CHANGED_DISC) & ~clipped)

@@ -1,0 +1,46 @@
+"""Holes changed since the reference (`match.changed_holes`): their reference class is ruled out."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from hw import load_profile
+from tests.vision.conftest import some_position
+from vision.reader.board_reader import BoardReader
+from vision.reader.match import changed_holes
+from vision.render import RenderConditions, render, start_occupancy
+
+
+@pytest.mark.parametrize(("name", "material"), [("brandi-4", "wood"), ("brandi-6", "aluminium")])
+def test_holes_whose_marble_came_or_went_changed_and_no_other(name: str, material: str) -> None:
+    profile = load_profile(name)
+    start = start_occupancy(profile)
+    reference = render(profile, start, RenderConditions(material=material), seed=3).image
+    later = some_position(profile, seed=4)
+    # Other light than the reference: dimmer, warmer, from another side.
+    light = RenderConditions(material=material, light_level=0.7, color_temperature_k=3600,
+                             light_azimuth_deg=200.0)
+    frame = render(profile, later, light, seed=5).image
+    reader = BoardReader(profile, reference)
+    reading = reader.read(frame)
+    assert reading.pairs is not None and reading.evidence is not None
+    assert reader.reference is not None
+    changed = changed_holes(reading.features, reader.reference, reading.pairs.disc_match,
+                            reading.evidence.noise)
+    moved = np.array([start[hole.id] != later[hole.id] for hole in profile.holes])
+    assert not (changed & ~moved).any()  # a hole that holds what it held never changed
+    assert changed[moved].mean() > 0.6  # most that changed are seen to (the rest by the match)
+    assert reading.holes == later
+
+
+def test_the_frames_noise_raises_the_bar_for_a_change() -> None:
+    profile = load_profile("brandi-4")
+    reference = render(profile, start_occupancy(profile), RenderConditions(), seed=3).image
+    frame = render(profile, some_position(profile, seed=4), RenderConditions(), seed=5).image
+    reader = BoardReader(profile, reference)
+    reading = reader.read(frame)
+    assert reading.pairs is not None and reader.reference is not None
+    args = (reading.features, reader.reference, reading.pairs.disc_match)
+    quiet, noisy = changed_holes(*args, noise=0.0), changed_holes(*args, noise=10.0)
+    assert quiet.any() and not noisy.any()
