@@ -1,7 +1,7 @@
 """Benchmark of the board reader on the path-traced draw that `bench/render_cycles.py` stored.
 
     .venv/bin/python bench/vision_cycles.py [--frames var/cycles] [--breakdown]
-        [--show-errors 10] [--reader naive]
+        [--show-errors 10] [--reader naive] [--first N]
 
 For every finished case in the folder: `BoardReader(profile, start frame)` (what
 `dog-companion vision read GAME --board B --reference START` runs) reads the start frame once
@@ -12,7 +12,8 @@ locate + read milliseconds per game frame on one core; and the `"?"` precision (
 that a hand or object touches) and recall (holes under one said "?"), and the same for the
 board's `occluded` flag. `--breakdown` adds the figures by condition (board, material,
 shuffled seat colours, hands, objects, lamps changed, window, LEDs, resolution). `--reader
-naive` reads with the baseline of `bench/naive_reader.py` instead.
+naive` reads with the baseline of `bench/naive_reader.py` instead. `--first N` reads only the
+cases from number N on (those rendered after the reader was last tuned: held out).
 """
 
 from __future__ import annotations
@@ -123,12 +124,13 @@ def ratio(part: int, whole: int) -> str:
     return f"{part / whole:.4f}" if whole else "n/a"
 
 
-def evaluate(frames: Path, naive: bool = False) -> tuple[Tally, int]:
-    """Read every finished case in `frames` (with the naive reader if `naive`); returns the
-    tally and the number of cases."""
+def evaluate(frames: Path, naive: bool = False, first: int = 0) -> tuple[Tally, int]:
+    """Read every finished case in `frames` numbered `first` or later (with the naive reader
+    if `naive`); returns the tally and the number of cases."""
     cv2.setNumThreads(1)
     tally = Tally()
-    names = sorted(path.stem for path in frames.glob("[0-9][0-9][0-9][0-9].json"))
+    names = sorted(path.stem for path in frames.glob("[0-9][0-9][0-9][0-9].json")
+                   if int(path.stem) >= first)
     profiles = {}
     for name in names:
         truth = json.loads((frames / f"{name}.json").read_text())
@@ -189,11 +191,13 @@ def main() -> int:
     parser.add_argument("--breakdown", action="store_true")
     parser.add_argument("--show-errors", type=int, default=10)
     parser.add_argument("--reader", choices=("companion", "naive"), default="companion")
+    parser.add_argument("--first", type=int, default=0, metavar="N",
+                        help="read only cases N and later (e.g. those held out of tuning)")
     args = parser.parse_args()
     if not args.frames.is_dir():
         print(f"--frames: {args.frames} is not a folder", file=sys.stderr)
         return 2
-    tally, _ = evaluate(args.frames, args.reader == "naive")
+    tally, _ = evaluate(args.frames, args.reader == "naive", args.first)
     report(tally, args.frames, args.breakdown, args.show_errors)
     return 0
 
