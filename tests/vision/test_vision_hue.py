@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.reader.hue import RULED_OUT_COST, ruled_out, without_ruled_out
+from vision.reader.hue import RULED_OUT_COST, passing, ruled_out, without_ruled_out
 from vision.reader.palette import PALETTE
 
 NAMES = (None, "red", "yellow", "green", "blue", "white", "black")
@@ -75,3 +75,13 @@ def test_an_empty_hole_that_changed_since_the_reference_takes_the_best_colour():
     scores = np.array([[-4.5], [-12.9], [-6.7]])  # empty, black, white
     out = np.array([[True], [False], [False]])
     assert without_ruled_out(scores, out).argmax(axis=0).tolist() == [2]
+
+
+def test_the_check_judges_a_colour_only_where_it_keeps_the_kennels_own_marbles():
+    # Holes 0-2 are black's kennel (known), hole 3 a track hole. Black's known marbles fail the
+    # check in the first frame (a lamp the white there does not balance), pass in the second.
+    known = np.array([[False] * 4, [True, True, True, False]])
+    failing = np.array([[False] * 4, [True, True, False, True]])
+    keeping = np.array([[False] * 4, [False, True, False, True]])
+    assert passing(failing, known).tolist() == [False, False]
+    assert passing(keeping, known).tolist() == [False, True]

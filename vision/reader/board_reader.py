@@ -38,7 +38,7 @@ from vision.reader.census import UNKNOWN as CENSUS_UNKNOWN
 from vision.reader.census import Census
 from vision.reader.features import LOG_OFFSET, HoleFeatures, brightness, medians
 from vision.reader.holes import HoleSampler
-from vision.reader.hue import ruled_out, without_ruled_out
+from vision.reader.hue import passing, ruled_out, without_ruled_out
 from vision.reader.learning import (
     MAX_DISAGREEMENT,
     SHADOW_REACH_MM,
@@ -566,14 +566,19 @@ class BoardReader:
                    pairs: PairEvidence, noise: float) -> np.ndarray:
         """(C, N) the classes each hole's look rules out: on the track and in homes the colours
         its hue rules out (`hue`: its centre against the white there, the plain board around
-        it in white light); anywhere the class it held in the reference where it has changed
-        since beyond the frame's ``noise`` (`match.changed_holes`)."""
+        it in white light), for each colour only while the hue check passes in this frame on
+        most of its kennel's unchanged marbles (whose colour is known: light the white there
+        does not balance fails it); anywhere the class it held in the reference where it has
+        changed since beyond the frame's ``noise`` (`match.changed_holes`)."""
         assert self.reference is not None
         local_board = linear_bgr(np.exp(features.ring - prototypes.paint) - LOG_OFFSET)
         centre = linear_bgr(np.exp(features.centre) - LOG_OFFSET)
         lab = balanced_lab(centre, local_board / self._board_white)
-        out = ruled_out(lab, prototypes.names) & ~self._kinds[:, 2]
+        by_hue = ruled_out(lab, prototypes.names)
         changed = changed_holes(features, self.reference, pairs.disc_match, noise)
+        classes = np.arange(len(prototypes.names))[:, None]
+        known = (self._start_classes == classes) & self._kinds[:, 2] & ~changed
+        out = by_hue & passing(by_hue, known)[:, None] & ~self._kinds[:, 2]
         out[self._start_classes[changed], np.flatnonzero(changed)] = True
         return np.asarray(out)
 

@@ -8,7 +8,9 @@ the white light there still tells the families apart: balanced by the plain boar
 hole (`palette.balanced_lab`, as the seats are named), coloured glass keeps the hue of its name
 and a chroma of 15 or more, black and white glass stay grey.
 
-`ruled_out` says, per hole and colour name, whether the look rules the name out:
+`ruled_out` says, per hole and colour name, whether the look rules the name out (the reader
+trusts it for a colour only in frames where it keeps the name of most of that colour's marbles
+still in their kennel, `passing`):
 
 * a colourful look (chroma ≥ `COLOURFUL`) rules out black, and white when beyond
   `COLOURFUL_WHITE` (white glass takes on a tint of the board and the lamps);
@@ -66,6 +68,16 @@ def ruled_out(lab: np.ndarray, names: Sequence[str | None]) -> np.ndarray:
         elif name in gaps:
             out[row] = grey | (colourful & (gaps[name] > nearest + HUE_SLACK))
     return out
+
+
+def passing(out: np.ndarray, known: np.ndarray) -> np.ndarray:
+    """(C,) for each class, whether the check (``out`` (C, N), as `ruled_out` gives it) keeps
+    the name of most holes ``known`` (C, N) to hold that class (none known: False). The white
+    taken from the board can be off (light the board does not show as the glass does): then
+    the check fails on the kennel's own marbles too and must not judge the others."""
+    count = known.sum(axis=1)
+    failed = (out & known).sum(axis=1)
+    return np.asarray((count > 0) & (2 * failed < count))
 
 
 def without_ruled_out(scores: np.ndarray, out: np.ndarray) -> np.ndarray:
