@@ -82,8 +82,9 @@ def passing(out: np.ndarray, known: np.ndarray) -> np.ndarray:
 
 def without_ruled_out(scores: np.ndarray, out: np.ndarray) -> np.ndarray:
     """(C, N) class scores (class 0 the empty hole) where each ruled-out class (``out``
-    (C, N), never the empty one) loses `RULED_OUT_COST`. Where that was the best class, the
-    empty hole loses as much: the hole looked like a marble, only not of that colour."""
+    (C, N): by this module's hue check, or the class a changed hole held) loses
+    `RULED_OUT_COST`. Where a ruled-out colour was the best class, the empty hole loses as
+    much: the hole looked like a marble, only not of that colour."""
     best = scores.argmax(axis=0)
     best_out = out[best, np.arange(scores.shape[1])] & (best > 0)
     cost = RULED_OUT_COST * out.astype(float)
