@@ -44,3 +44,19 @@ def test_the_frames_noise_raises_the_bar_for_a_change() -> None:
     args = (reading.features, reader.reference, reading.pairs.disc_match)
     quiet, noisy = changed_holes(*args, noise=0.0), changed_holes(*args, noise=10.0)
     assert quiet.any() and not noisy.any()
+
+
+def test_a_large_colour_change_counts_whatever_the_disc_pattern() -> None:
+    # Light from one side can shade a marble like the dimple it covers: the pattern matches.
+    profile = load_profile("brandi-4")
+    start = start_occupancy(profile)
+    reference = render(profile, start, RenderConditions(), seed=3).image
+    later = some_position(profile, seed=4)
+    frame = render(profile, later, RenderConditions(), seed=5).image
+    reader = BoardReader(profile, reference)
+    reading = reader.read(frame)
+    assert reader.reference is not None
+    matching = np.ones(len(profile.holes))
+    changed = changed_holes(reading.features, reader.reference, matching, noise=0.0)
+    moved = np.array([start[hole.id] != later[hole.id] for hole in profile.holes])
+    assert changed.any() and not (changed & ~moved).any()

@@ -36,6 +36,7 @@ INPUTS = (
 CHANGED_LOOK = 0.45  # a hole's centre changed by this much (log) beyond the light's, ...
 CHANGED_NOISE = 0.5  # ... and this many times the frame's noise more, ...
 CHANGED_DISC = 0.4  # ... its disc pattern matching the reference's no better than this
+CHANGED_ALONE = 1.0  # a change this large (plus the noise's share) whatever the disc pattern
 IMPOSSIBLE_SCORE = -30.0  # the logit of a class a hole cannot hold: almost always far below
 # its best class (a hole that looks like nothing it can hold may score lower: the census never
 # gives a hole such a class)
@@ -127,11 +128,13 @@ def changed_holes(now: HoleFeatures, reference: HoleFeatures, disc_match: np.nda
     colour changed in some channel beyond the change of light there (its ring's) by
     `CHANGED_LOOK` plus `CHANGED_NOISE` times the frame's ``noise`` (the bare board's typical
     colour change, `occlusion.Baseline.foreign_regions`), and the disc's brightness pattern
-    no longer matches (at most `CHANGED_DISC`). A lamp moved since the reference moves the
-    highlights in an empty dimple, but seldom changes its colour this much too. Where the
-    ring is overexposed in either frame (a glare spot) the light there is unknown: no hole
-    there counts as changed."""
+    no longer matches (at most `CHANGED_DISC`); or changed by `CHANGED_ALONE` (plus the same
+    share of noise) whatever the pattern (light from one side shades a marble and a dimple
+    alike). A lamp moved since the reference moves the highlights in an empty dimple, but
+    seldom changes its colour this much too. Where the ring is overexposed in either frame (a
+    glare spot) the light there is unknown: no hole there counts as changed."""
     clipped = np.asarray((now.ring_clipped | (reference.ring >= CLIPPED_LOG)).any(axis=1))
     change = np.abs(now.centre - reference.centre - (now.ring - reference.ring)).max(axis=1)
-    return np.asarray((change >= CHANGED_LOOK + CHANGED_NOISE * noise)
-                      & (disc_match <= CHANGED_DISC) & ~clipped)
+    beyond_noise = change - CHANGED_NOISE * noise
+    return np.asarray((((beyond_noise >= CHANGED_LOOK) & (disc_match <= CHANGED_DISC))
+                       | (beyond_noise >= CHANGED_ALONE)) & ~clipped)
