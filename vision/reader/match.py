@@ -117,9 +117,15 @@ def look_changes(now: HoleFeatures, reference: HoleFeatures, drift: np.ndarray,
     """(C, N, 3) each hole's centre colour now minus each class's reference centre colour,
     less the change of light at the hole: its ring's change where neither ring is
     overexposed, else the board-wide `drift`."""
-    clipped = np.asarray((now.ring_clipped | (reference.ring >= CLIPPED_LOG)).any(axis=1))
+    clipped = ring_overexposed(now, reference)
     light = np.where(clipped[:, None], drift, now.ring - reference.ring)
     return np.asarray(now.centre[None] - centres - light[None])
+
+
+def ring_overexposed(now: HoleFeatures, reference: HoleFeatures) -> np.ndarray:
+    """(N,) holes whose ring is overexposed in some channel in either frame: the change of
+    light there is unknown."""
+    return np.asarray((now.ring_clipped | (reference.ring >= CLIPPED_LOG)).any(axis=1))
 
 
 def changed_holes(now: HoleFeatures, reference: HoleFeatures, disc_match: np.ndarray,
@@ -133,7 +139,7 @@ def changed_holes(now: HoleFeatures, reference: HoleFeatures, disc_match: np.nda
     alike). A lamp moved since the reference moves the highlights in an empty dimple, but
     seldom changes its colour this much too. Where the ring is overexposed in either frame (a
     glare spot) the light there is unknown: no hole there counts as changed."""
-    clipped = np.asarray((now.ring_clipped | (reference.ring >= CLIPPED_LOG)).any(axis=1))
+    clipped = ring_overexposed(now, reference)
     change = np.abs(now.centre - reference.centre - (now.ring - reference.ring)).max(axis=1)
     beyond_noise = change - CHANGED_NOISE * noise
     return np.asarray((((beyond_noise >= CHANGED_LOOK) & (disc_match <= CHANGED_DISC))
