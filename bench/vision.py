@@ -1,7 +1,7 @@
 """Benchmark of the board reader on rendered frames (fixed seed, both boards, all conditions).
 
     .venv/bin/python bench/vision.py [--cases 600] [--seed 2024] [--breakdown] [--cold] [--jobs N]
-        [--empty-seats K] [--shuffle-colours] [--reader naive]
+        [--empty-seats K] [--shuffle-colours] [--reader naive] [--models DIR]
 
 Each case: a random realistic game position, a test frame under random conditions (a third with
 hands or cards over the board) and a reference frame of the start position under a related
@@ -20,7 +20,8 @@ marbles off the board). `--shuffle-colours` deals the marble colours to the seat
 order in every third case (players pick their colours; the kennels' paint stays): the reader
 must name each seat's colour from what its kennel shows. The shuffle draws from a generator of
 its own, so every case is otherwise the one the same seed draws without the option.
-`--reader naive` reads the same cases with the baseline of `bench/naive_reader.py`.
+`--reader naive` reads the same cases with the baseline of `bench/naive_reader.py`; `--models
+DIR` with the networks `vision.reader.train --out DIR` wrote instead of the shipped ones.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from naive_reader import NaiveReader
 
 from hw import BoardProfile, load_profile
-from vision.reader.board_reader import BoardReader
+from vision.reader.board_reader import BoardReader, Learned
 from vision.render import RenderConditions, random_conditions, render, start_occupancy
 from vision.render.cases import draw_case, shuffled_colours
 
@@ -128,13 +129,15 @@ def without(occupancy: dict[str, str | None], colours: set[str]) -> dict[str, st
 
 def run_case(profile: BoardProfile, test: RenderConditions, reference: RenderConditions,
              occupancy: dict[str, str | None], seed: int, tally: Tally, cold: bool,
-             absent: set[str], colours: Sequence[str], naive: bool = False) -> None:
+             absent: set[str], colours: Sequence[str], naive: bool = False,
+             learned: Learned | None = None) -> None:
     occupancy = without(occupancy, absent)
     start = render(profile, without(start_occupancy(profile, colours), absent), reference,
                    seed=seed)
     frame = render(profile, occupancy, test, seed=seed + 1)
     try:
-        reader = (NaiveReader if naive else BoardReader)(profile, start.image)
+        reader = (NaiveReader(profile, start.image) if naive else
+                  BoardReader(profile, start.image, learned))
         if not cold:
             reader.read(start.image)  # the frame before, as in a stream
         began = time.perf_counter()
@@ -192,10 +195,11 @@ def run_case(profile: BoardProfile, test: RenderConditions, reference: RenderCon
 
 
 def run_cases(seed: int, cases: range, cold: bool = False, empty_seats: int = 0,
-              shuffle: bool = False, naive: bool = False) -> Tally:
+              shuffle: bool = False, naive: bool = False, models: Path | None = None) -> Tally:
     """Run some of the benchmark's cases (every case draws from its own generator)."""
     cv2.setNumThreads(1)
     profiles = [load_profile("brandi-4"), load_profile("brandi-6")]
+    learned = Learned.load(models) if models else None
     tally = Tally()
     for case in cases:
         rng = np.random.default_rng([seed, case])
@@ -207,7 +211,7 @@ def run_cases(seed: int, cases: range, cold: bool = False, empty_seats: int = 0,
         case_draw = draw_case(profile, rng, case_seed, colours=colours)
         absent = {colours[int(seat)]
                   for seat in rng.choice(profile.seats, empty_seats, replace=False)}
-        run_case(profile, *case_draw, case_seed, tally, cold, absent, colours, naive)
+        run_case(profile, *case_draw, case_seed, tally, cold, absent, colours, naive, learned)
     tally.bins = dict(tally.bins)  # picklable
     return tally
 
@@ -337,6 +341,8 @@ def main() -> int:
                         help="parallel processes (times are then not one-core figures)")
     parser.add_argument("--reader", choices=("companion", "naive"), default="companion",
                         help="naive: the baseline reader of bench/naive_reader.py")
+    parser.add_argument("--models", type=Path, metavar="DIR",
+                        help="read with the networks vision.reader.train wrote to DIR")
     parser.add_argument("--drift-game", type=int, default=0, metavar="N",
                         help="instead: a game of N frames per board under drifting light, read "
                         "with the reference kept and with learning from accepted positions")
@@ -350,13 +356,13 @@ def main() -> int:
                              [range(job, args.cases, args.jobs) for job in range(args.jobs)],
                              [args.cold] * args.jobs, [args.empty_seats] * args.jobs,
                              [args.shuffle_colours] * args.jobs,
-                             [args.reader == "naive"] * args.jobs)
+                             [args.reader == "naive"] * args.jobs, [args.models] * args.jobs)
             tally = Tally()
             for part in parts:
                 tally.merge(part)
     else:
         tally = run_cases(args.seed, range(args.cases), args.cold, args.empty_seats,
-                          args.shuffle_colours, args.reader == "naive")
+                          args.shuffle_colours, args.reader == "naive", args.models)
     ms = np.concatenate([[], *tally.seconds.values()]) * 1000
     print(f"cases {args.cases} (brandi-4 and brandi-6 alternating), seed {args.seed}, "
           f"seats nobody plays per case {args.empty_seats}"

@@ -1,7 +1,7 @@
 """Benchmark of the board reader on the path-traced draw that `bench/render_cycles.py` stored.
 
     .venv/bin/python bench/vision_cycles.py [--frames var/cycles] [--breakdown]
-        [--show-errors 10] [--reader naive] [--first N]
+        [--show-errors 10] [--reader naive] [--first N] [--below M] [--models DIR]
 
 For every finished case in the folder: `BoardReader(profile, start frame)` (what
 `dog-companion vision read GAME --board B --reference START` runs) reads the start frame once
@@ -13,7 +13,10 @@ that a hand or object touches) and recall (holes under one said "?"), and the sa
 board's `occluded` flag. `--breakdown` adds the figures by condition (board, material,
 shuffled seat colours, hands, objects, lamps changed, window, LEDs, resolution). `--reader
 naive` reads with the baseline of `bench/naive_reader.py` instead. `--first N` reads only the
-cases from number N on (those rendered after the reader was last tuned: held out).
+cases from number N on (those rendered after the reader was last tuned: held out), `--below M`
+only those numbered below M. `--models DIR` reads with networks `vision.reader.train --out DIR`
+wrote instead of the shipped ones (a fold of path-traced cases its `--cycles-leave-out` kept
+out of training: `--first` and `--below` read just that fold).
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from naive_reader import NaiveReader
 
 from hw import load_profile
-from vision.reader.board_reader import BoardReader
+from vision.reader.board_reader import BoardReader, Learned
 
 KINDS = ("false ?", "empty>col", "col>empty", "col>col")
 
@@ -124,13 +127,16 @@ def ratio(part: int, whole: int) -> str:
     return f"{part / whole:.4f}" if whole else "n/a"
 
 
-def evaluate(frames: Path, naive: bool = False, first: int = 0) -> tuple[Tally, int]:
-    """Read every finished case in `frames` numbered `first` or later (with the naive reader
-    if `naive`); returns the tally and the number of cases."""
+def evaluate(frames: Path, naive: bool = False, first: int = 0,
+             models: Path | None = None, below: int = 10_000) -> tuple[Tally, int]:
+    """Read every finished case in `frames` numbered from `first` to below `below` (with the
+    naive reader if `naive`, with the networks in `models` if given); returns the tally and the
+    number of cases."""
+    learned = Learned.load(models) if models else None
     cv2.setNumThreads(1)
     tally = Tally()
     names = sorted(path.stem for path in frames.glob("[0-9][0-9][0-9][0-9].json")
-                   if int(path.stem) >= first)
+                   if first <= int(path.stem) < below)
     profiles = {}
     for name in names:
         truth = json.loads((frames / f"{name}.json").read_text())
@@ -139,7 +145,7 @@ def evaluate(frames: Path, naive: bool = False, first: int = 0) -> tuple[Tally, 
         profile = profiles.setdefault(truth["board"], load_profile(truth["board"]))
         tally.cases += 1
         try:
-            reader = NaiveReader(profile, start) if naive else BoardReader(profile, start)
+            reader = NaiveReader(profile, start) if naive else BoardReader(profile, start, learned)
             reader.read(start)  # the frame before, as in a stream
             began = time.perf_counter()
             reading = reader.read(game)
@@ -191,13 +197,17 @@ def main() -> int:
     parser.add_argument("--breakdown", action="store_true")
     parser.add_argument("--show-errors", type=int, default=10)
     parser.add_argument("--reader", choices=("companion", "naive"), default="companion")
+    parser.add_argument("--below", type=int, default=10_000, metavar="M",
+                        help="only the cases numbered below M")
+    parser.add_argument("--models", type=Path, metavar="DIR",
+                        help="read with the networks vision.reader.train wrote to DIR")
     parser.add_argument("--first", type=int, default=0, metavar="N",
                         help="read only cases N and later (e.g. those held out of tuning)")
     args = parser.parse_args()
     if not args.frames.is_dir():
         print(f"--frames: {args.frames} is not a folder", file=sys.stderr)
         return 2
-    tally, _ = evaluate(args.frames, args.reader == "naive", args.first)
+    tally, _ = evaluate(args.frames, args.reader == "naive", args.first, args.models, args.below)
     report(tally, args.frames, args.breakdown, args.show_errors)
     return 0
 

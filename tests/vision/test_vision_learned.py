@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import pickle
 import subprocess
 import sys
 
+import cv2
 import numpy as np
 import pytest
 
 from tests.vision.conftest import REPO_ROOT, rendered_start, some_position
-from vision.reader import match, trust
+from vision.reader import match, train, trust
 from vision.reader.board_reader import BoardReader, Learned
 from vision.reader.network import MODELS, Network
 from vision.render import OCCLUDED_SHARE, RenderConditions, render
@@ -127,3 +129,48 @@ def test_training_runs_end_to_end_and_writes_loadable_networks(tmp_path):
     result = subprocess.run([*command, "--out", str(tmp_path / "stale")], capture_output=True,
                             text=True, timeout=300, cwd=REPO_ROOT)
     assert result.returncode == 2 and "older reader" in result.stderr
+
+
+def test_fine_tuning_starts_from_the_given_networks_function():
+    rng = np.random.default_rng(3)
+    start = Network.load(MODELS / "hole_match.npz", match.INPUTS)
+    rows = rng.normal(size=(50, len(match.INPUTS))).astype(np.float32) * 3 + 1
+    untouched = train.train(match.INPUTS, rows, np.zeros(50, bool), np.ones(50, np.float32),
+                            seed=1, epochs=0, start=start)
+    assert np.allclose(untouched.logits(rows), start.logits(rows), rtol=1e-4, atol=1e-3)
+
+
+def write_path_traced_case(folder, profile, index: int) -> None:
+    """A case in `bench/render_cycles.py`'s layout, from the own renderer."""
+    occupancy = some_position(profile, seed=index)
+    frame = render(profile, occupancy, RenderConditions(hands=1), seed=index)
+    name = f"{index:04d}"
+    cv2.imwrite(str(folder / f"{name}-start.png"), rendered_start(profile.name).image)
+    cv2.imwrite(str(folder / f"{name}-game.png"), frame.image)
+    (folder / f"{name}.json").write_text(json.dumps({
+        "index": index, "draw_seed": 2027, "board": profile.name, "game": occupancy,
+        "occluded": sorted(frame.occluded), "cover": frame.cover}))
+
+
+def test_path_traced_cases_read_as_training_records(tmp_path, brandi4):
+    write_path_traced_case(tmp_path, brandi4, 5)
+    (record,) = train.collect_cycles(tmp_path, below=6)
+    assert record["renderer"] == "cycles" and record["seed"] == 2027 and record["case"] == 5
+    assert len(record["truth"]) == len(brandi4.holes) == len(record["under"])
+    assert (record["truth"] >= 0).all()  # every hole: empty or a kennel's colour
+    assert train.collect_cycles(tmp_path, below=5) == []
+
+
+@pytest.mark.slow
+def test_fine_tuning_on_path_traced_cases_only(tmp_path, brandi4):
+    for index in (0, 1):  # case 0 is held out, case 1 learnt from
+        write_path_traced_case(tmp_path, brandi4, index)
+    result = subprocess.run(
+        [sys.executable, "-m", "vision.reader.train", "--seeds", "--cycles", str(tmp_path),
+         "--cycles-weight", "3", "--fine-tune", "--out", str(tmp_path / "tuned")],
+        capture_output=True, text=True, timeout=300, cwd=REPO_ROOT)
+    assert result.returncode == 0, result.stderr
+    assert ("2 cases read (3 to learn from, 1 held out); each path-traced case learnt 3 times"
+            in result.stdout)
+    Network.load(tmp_path / "tuned" / "hole_match.npz", match.INPUTS)
+    Network.load(tmp_path / "tuned" / "hole_trust.npz", trust.INPUTS)

@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 
@@ -341,8 +342,13 @@ class Learned:
     @cache
     def shipped(cls) -> Learned:
         """The networks shipped with the reader, loaded once per process."""
-        return cls(Network.load(MODELS / "hole_match.npz", MATCH_INPUTS),
-                   Network.load(MODELS / "hole_trust.npz", TRUST_INPUTS))
+        return cls.load(MODELS)
+
+    @classmethod
+    def load(cls, folder: Path) -> Learned:
+        """The networks `vision.reader.train` wrote to a folder."""
+        return cls(Network.load(folder / "hole_match.npz", MATCH_INPUTS),
+                   Network.load(folder / "hole_trust.npz", TRUST_INPUTS))
 
 
 class BoardReader:

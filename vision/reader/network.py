@@ -34,7 +34,7 @@ class Network:
     def mean_of(cls, networks: Sequence[Network], threshold: float = 0.0) -> Network:
         """One network whose logit is the mean of these networks' logits (same inputs and
         depth): their layers side by side, the input scaling folded into the first."""
-        firsts = [network._folded[0] for network in networks]
+        firsts = [network.folded[0] for network in networks]
         layers = [(np.hstack([w for w, _ in firsts]), np.concatenate([b for _, b in firsts]))]
         for depth in range(1, len(networks[0].layers) - 1):
             blocks = [network.layers[depth] for network in networks]
@@ -74,7 +74,7 @@ class Network:
         np.savez(path, **arrays)
 
     @cached_property
-    def _folded(self) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+    def folded(self) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
         """The layers with the input scaling folded into the first one."""
         weights, bias = self.layers[0]
         first = (weights / self.scale[:, None], bias - (self.mean / self.scale) @ weights)
@@ -82,7 +82,7 @@ class Network:
 
     def logits(self, rows: np.ndarray) -> np.ndarray:
         """(rows,) log-odds of "yes" for (rows, inputs) features."""
-        layers = self._folded
+        layers = self.folded
         values = rows
         for weights, bias in layers[:-1]:
             values = values @ weights

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import os
 import pickle
 from collections.abc import Callable
@@ -66,6 +67,8 @@ from vision.render.cases import draw_case
 Record = dict[str, Any]  # one case's raw reading and truth (`collect`)
 HIDDEN = (32, 32)
 LABEL_COVER = 0.5  # the trust network may pass a right class under this share of cover
+FINE_TUNE_EPOCHS = 10  # --fine-tune: this many passes over the cases ...
+FINE_TUNE_RATE = 3e-4  # ... at this step (a tenth of a fresh network's)
 
 
 def wider_drift(test: RenderConditions, reference: RenderConditions,
@@ -111,25 +114,71 @@ def collect(seed: int, cases: range, wide: bool = False, hands: bool = False) ->
     return records
 
 
+def collect_cycles(folder: Path, below: int, left_out: range = range(0)) -> list[Record]:
+    """`collect`'s records of the path-traced cases in `folder` (`bench/render_cycles.py`)
+    numbered below `below` and not in `left_out`, each read as `bench/vision_cycles.py` reads
+    it (the start frame once, then the game frame); a record's seed is the draw's,
+    ``renderer`` says "cycles"."""
+    cv2.setNumThreads(1)
+    profiles: dict[str, Any] = {}
+    records = []
+    for path in sorted(folder.glob("[0-9][0-9][0-9][0-9].json")):
+        if int(path.stem) >= below or int(path.stem) in left_out:
+            continue
+        truth = json.loads(path.read_text())
+        profile = profiles.setdefault(truth["board"], load_profile(truth["board"]))
+        start = cv2.imread(str(folder / f"{path.stem}-start.png"))
+        game = cv2.imread(str(folder / f"{path.stem}-game.png"))
+        if start is None or game is None:
+            continue  # a case still being written
+        try:
+            reader = BoardReader(profile, start, Learned(None, None))
+            reader.read(start)
+            reading = reader.read(game)
+        except ValueError:
+            continue
+        assert reader.prototypes is not None
+        names = reader.prototypes.names
+        game_truth = truth["game"]
+        records.append({
+            "seed": truth["draw_seed"], "renderer": "cycles", "wide": False,
+            "case": truth["index"], "pairs": reading.pairs, "evidence": reading.evidence,
+            "census": reader.census,
+            "truth": np.array([names.index(game_truth[h]) if game_truth[h] in names else -1
+                               for h in reader.ids]),
+            "under": np.array([h in truth["occluded"] for h in reader.ids]),
+            "cover": np.array([truth["cover"].get(h, 0.0) for h in reader.ids])})
+    return records
+
+
 def train(inputs: tuple[str, ...], rows: np.ndarray, yes: np.ndarray, weight: np.ndarray,
-          seed: int, epochs: int = 30, batch: int = 2048, rate: float = 3e-3) -> Network:
-    """Fit a network by weighted logistic loss with Adam (cosine-decayed step)."""
+          seed: int, epochs: int = 30, batch: int = 2048, rate: float = 3e-3,
+          start: Network | None = None) -> Network:
+    """Fit a network by weighted logistic loss with Adam (cosine-decayed step), from random
+    weights or from those of `start` (the same function, rescaled to these rows' scaling)."""
     rng = np.random.default_rng(seed)
     mean = rows.mean(axis=0)
     scale = rows.std(axis=0) + 1e-6
     x = ((rows - mean) / scale).astype(np.float32)
     y = yes.astype(np.float32)
     params = []
-    for n_in, n_out in itertools.pairwise((x.shape[1], *HIDDEN, 1)):
-        params += [rng.normal(0, np.sqrt(2 / n_in), (n_in, n_out)).astype(np.float32),
-                   np.zeros(n_out, np.float32)]
+    if start is None:
+        for n_in, n_out in itertools.pairwise((x.shape[1], *HIDDEN, 1)):
+            params += [rng.normal(0, np.sqrt(2 / n_in), (n_in, n_out)).astype(np.float32),
+                       np.zeros(n_out, np.float32)]
+    else:
+        first, *rest = start.folded
+        params += [(first[0] * scale[:, None]).astype(np.float32),
+                   (first[1] + mean @ first[0]).astype(np.float32)]
+        for weights, bias in rest:
+            params += [weights.astype(np.float32).copy(), bias.astype(np.float32).copy()]
     moments = [(np.zeros_like(p), np.zeros_like(p)) for p in params]
     step = 0
     for epoch in range(epochs):
         order = rng.permutation(len(x))
         step_size = rate * 0.5 * (1 + np.cos(np.pi * epoch / epochs))
-        for start in range(0, len(x), batch):
-            pick = order[start:start + batch]
+        for first_row in range(0, len(x), batch):
+            pick = order[first_row:first_row + batch]
             grads = _gradients(params, x[pick], y[pick], weight[pick])
             step += 1
             for index, (grad, (m, v)) in enumerate(zip(grads, moments, strict=True)):
@@ -194,10 +243,22 @@ def choose_threshold(cases: list[Record], hidden_cost: float) -> tuple[float, di
     return best[1], best[2]
 
 
+def fit(inputs: tuple[str, ...], rows: np.ndarray, yes: np.ndarray, weight: np.ndarray,
+        seed: int, start: Network | None) -> Network:
+    """`train` from random weights, or on from `start` for `FINE_TUNE_EPOCHS` at
+    `FINE_TUNE_RATE`."""
+    if start is None:
+        return train(inputs, rows, yes, weight, seed)
+    return train(inputs, rows, yes, weight, seed, FINE_TUNE_EPOCHS, rate=FINE_TUNE_RATE,
+                 start=start)
+
+
 def train_trust(learning: list[Record], matcher: Network, seeds: list[int],
-                report: Callable[[Network, str], Network]) -> Network:
+                report: Callable[[Network, str], Network],
+                start: Network | None = None) -> Network:
     """The mean of trust networks trained, one per seed, on the learning cases as the match
-    network scores them (with several seeds, `report` judges each alone)."""
+    network scores them (with several seeds, `report` judges each alone); from `start`'s
+    weights if given."""
     evidences = [replace(r["evidence"], scores=match.class_scores(matcher, r["pairs"]))
                  for r in learning]
     rows = np.concatenate([e.matrix() for e in evidences])
@@ -209,7 +270,7 @@ def train_trust(learning: list[Record], matcher: Network, seeds: list[int],
     weight = np.where(under & ~right, 10.0, 1.0).astype(np.float32)
     trusters = []
     for seed in seeds:
-        trusters.append(train(trust.INPUTS, rows, passable, weight, seed))
+        trusters.append(fit(trust.INPUTS, rows, passable, weight, seed, start))
         if len(seeds) > 1:
             report(trusters[-1], f"trust seed {seed} alone")
     return Network.mean_of(trusters)
@@ -226,7 +287,18 @@ def _current(record: Record) -> bool:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=int, default=4000, help="cases per seed")
-    parser.add_argument("--seeds", type=int, nargs="+", default=[7, 8, 9])
+    parser.add_argument("--seeds", type=int, nargs="*", default=[7, 8, 9],
+                        help="seeds of rendered cases (none: path-traced cases only)")
+    parser.add_argument("--cycles", type=Path, metavar="DIR",
+                        help="also learn from the path-traced cases in DIR (render_cycles.py)")
+    parser.add_argument("--cycles-below", type=int, default=10_000, metavar="N",
+                        help="only the path-traced cases numbered below N (the rest: held out "
+                             "for bench/vision_cycles.py --first N)")
+    parser.add_argument("--cycles-leave-out", type=int, nargs=2, metavar=("FIRST", "END"),
+                        help="nor the path-traced cases FIRST to END-1 (a fold to test on: "
+                             "bench/vision_cycles.py --first FIRST --below END)")
+    parser.add_argument("--cycles-weight", type=int, default=1, metavar="W",
+                        help="each path-traced case learnt from counts W times")
     parser.add_argument("--wide-drift", type=int, nargs="*", default=[9], metavar="SEED",
                         help="seeds whose reference light drifts farther (wider_drift)")
     parser.add_argument("--hand-seeds", type=int, nargs="*", default=[], metavar="SEED",
@@ -240,6 +312,9 @@ def main() -> int:
                       help="keep the shipped match network, train the trust network only")
     keep.add_argument("--keep-trust", action="store_true",
                       help="keep the shipped trust network, train the match network only")
+    parser.add_argument("--fine-tune", action="store_true",
+                        help="train on from the shipped networks' weights (FINE_TUNE_EPOCHS at "
+                             "FINE_TUNE_RATE) instead of from random ones")
     parser.add_argument("--calibration-seeds", type=int, nargs="*", default=[], metavar="SEED",
                         help="seeds whose cases are all held out (only judge, never learnt)")
     parser.add_argument("--match-seeds", type=int, nargs="+", metavar="SEED",
@@ -265,15 +340,23 @@ def main() -> int:
                 records += part
         if args.data:
             args.data.write_bytes(pickle.dumps(records, protocol=5))
-    records = sorted((r for r in records if r["seed"] in seeds_read),
-                     key=lambda r: (r["seed"], r["case"]))
+    records = [r for r in records if r["seed"] in seeds_read]
+    if args.cycles:
+        records += collect_cycles(args.cycles, args.cycles_below,
+                                  range(*args.cycles_leave_out or (0, 0)))
+    if not records:
+        parser.error("no cases to learn from: name --seeds or --cycles")
+    records.sort(key=lambda r: (r.get("renderer", "own"), r["seed"], r["case"]))
     calibrating = set(args.calibration_seeds)
     held_out: list[Record] = []
     learning: list[Record] = []
     for record in records:
         held = record["case"] % 5 == 0 or record["seed"] in calibrating
-        (held_out if held else learning).append(record)
-    print(f"{len(records)} cases read ({len(learning)} to learn from, {len(held_out)} held out)")
+        copies = args.cycles_weight if record.get("renderer") == "cycles" else 1
+        (held_out if held else learning).extend([record] if held else [record] * copies)
+    print(f"{len(records)} cases read ({len(learning)} to learn from, {len(held_out)} held out)"
+          + (f"; each path-traced case learnt {args.cycles_weight} times"
+             if args.cycles and args.cycles_weight > 1 else ""))
 
     if args.keep_match:
         matcher = Network.load(MODELS / "hole_match.npz", match.INPUTS)
@@ -281,8 +364,10 @@ def main() -> int:
         rows = np.concatenate([r["pairs"].matrix() for r in learning])
         yes = np.concatenate([(np.arange(len(r["pairs"].means))[:, None] == r["truth"][None])
                               .ravel() for r in learning])
-        matcher = Network.mean_of([train(match.INPUTS, rows, yes, np.ones(len(rows), np.float32),
-                                         seed) for seed in args.match_seeds or args.seeds[:1]])
+        seeds = args.match_seeds or args.seeds[:1] or [1]
+        start = Network.load(MODELS / "hole_match.npz", match.INPUTS) if args.fine_tune else None
+        matcher = Network.mean_of([fit(match.INPUTS, rows, yes, np.ones(len(rows), np.float32),
+                                       seed, start) for seed in seeds])
         del rows, yes
     for name, part in (("learning", learning), ("held out", held_out)):
         gauss = net = total = 0
@@ -319,9 +404,10 @@ def main() -> int:
         shipped = Network.load(MODELS / "hole_trust.npz", trust.INPUTS)
         truster = report(shipped, "shipped trust network", shipped.threshold)
     else:
-        seeds = args.trust_seeds or args.seeds[:1]
+        seeds = args.trust_seeds or args.seeds[:1] or [1]
         name = "trust seed" + ("s " if len(seeds) > 1 else " ") + " ".join(map(str, seeds))
-        truster = report(train_trust(learning, matcher, seeds, report), name)
+        start = Network.load(MODELS / "hole_trust.npz", trust.INPUTS) if args.fine_tune else None
+        truster = report(train_trust(learning, matcher, seeds, report, start), name)
     matcher.save(args.out / "hole_match.npz")
     truster.save(args.out / "hole_trust.npz")
     print(f"wrote {args.out / 'hole_match.npz'} and {args.out / 'hole_trust.npz'}")

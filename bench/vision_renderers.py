@@ -1,0 +1,117 @@
+"""Leave-one-renderer-out figures of the reader's networks: train on one renderer's frames,
+read the other's.
+
+    .venv/bin/python bench/vision_renderers.py --own-data var/models/own.pkl --own-seeds 7 11
+        [--frames var/cycles] [--below 45] [--fold-size 10] [--weight 20] [--work var/models]
+        [--own-cases 600] [--jobs 2]
+
+The path-traced cases numbered below `--below` (`bench/render_cycles.py`'s folder) are cut into
+folds of `--fold-size` consecutive cases. Networks are trained by `vision.reader.train` into
+`--work`, and each path-traced fold is read by networks that never saw it:
+
+- **own → path-traced**: the shipped networks, trained on the own renderer only;
+- **path-traced only**: networks trained from random weights on the other folds;
+- **both**: the shipped networks trained on (`--fine-tune`) with the own renderer's cases of
+  `--own-seeds` (kept readings in `--own-data`, as `train --data` keeps them) and the other
+  folds, each path-traced case counted `--weight` times.
+
+The fold figures are summed over the folds. Then the networks trained on all path-traced cases
+below `--below` (alone, and with the own cases) read `bench/vision.py`'s draw (seed 2024,
+`--own-cases`): **path-traced → own** and **both → own**; the shipped networks' figures on that
+draw are in `docs/vision.md#benchmark`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def evaluator():
+    """`bench/vision_cycles.py` as a module."""
+    spec = importlib.util.spec_from_file_location("vision_cycles", ROOT / "bench" /
+                                                  "vision_cycles.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["vision_cycles"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def trained(out: Path, frames: Path, below: int, left_out: tuple[int, int] | None,
+            own: argparse.Namespace | None, weight: int) -> Path:
+    """Networks trained on the path-traced cases below `below` but `left_out`, with `own`'s
+    cases (fine-tuning the shipped networks) or alone (from random weights), in `out`."""
+    command = [sys.executable, "-m", "vision.reader.train", "--cycles", str(frames),
+               "--cycles-below", str(below), "--out", str(out)]
+    if left_out:
+        command += ["--cycles-leave-out", *map(str, left_out)]
+    if own:
+        command += ["--seeds", *map(str, own.own_seeds), "--data", str(own.own_data),
+                    "--fine-tune", "--cycles-weight", str(weight)]
+    else:
+        command += ["--seeds", "--match-seeds", "7", "9", "11", "--trust-seeds", "3", "7", "1",
+                    "2"]
+    subprocess.run(command, check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
+    return out
+
+
+def summary(tally) -> str:
+    """A fold tally's figures in one line."""
+    return (f"holes {tally.correct / max(tally.holes, 1):.4%} of {tally.holes} "
+            f"({tally.kinds['false ?']} '?', {tally.holes - tally.correct - tally.kinds['false ?']}"
+            f" wrong), boards {tally.boards_correct} of {tally.boards}, under hands "
+            f"{tally.hidden_wrong} wrong of {tally.hidden}, '?' precision "
+            f"{tally.said_unknown_touched}/{tally.said_unknown}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--frames", type=Path, default=ROOT / "var" / "cycles")
+    parser.add_argument("--below", type=int, default=45)
+    parser.add_argument("--fold-size", type=int, default=10)
+    parser.add_argument("--weight", type=int, default=20)
+    parser.add_argument("--own-data", type=Path, required=True)
+    parser.add_argument("--own-seeds", type=int, nargs="+", required=True)
+    parser.add_argument("--work", type=Path, default=ROOT / "var" / "models")
+    parser.add_argument("--own-cases", type=int, default=600)
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args()
+    cycles = evaluator()
+    totals = {name: cycles.Tally() for name in ("own -> path-traced", "path-traced only", "both")}
+    for first in range(0, args.below, args.fold_size):
+        fold = (first, min(first + args.fold_size, args.below))
+        models = {"own -> path-traced": None,
+                  "path-traced only": trained(args.work / f"cycles-without-{first}", args.frames,
+                                              args.below, fold, None, args.weight),
+                  "both": trained(args.work / f"both-without-{first}", args.frames, args.below,
+                                  fold, args, args.weight)}
+        for name, folder in models.items():
+            tally, _ = cycles.evaluate(args.frames, first=fold[0], below=fold[1], models=folder)
+            print(f"fold {fold[0]}-{fold[1] - 1}, {name}: {summary(tally)}", flush=True)
+            for key, value in vars(tally).items():
+                total = getattr(totals[name], key)
+                if isinstance(value, int):
+                    setattr(totals[name], key, total + value)
+                elif isinstance(value, dict) and key in ("kinds", "flag"):
+                    for item, count in value.items():
+                        total[item] += count
+    for name, tally in totals.items():
+        print(f"all folds, {name}: {summary(tally)}")
+    for name, own in (("path-traced -> own", None), ("both -> own", args)):
+        folder = trained(args.work / name.split()[0], args.frames, args.below, None, own,
+                         args.weight)
+        print(f"{name} ({folder}):", flush=True)
+        subprocess.run([sys.executable, "bench/vision.py", "--jobs", str(args.jobs), "--cases",
+                        str(args.own_cases), "--models", str(folder), "--show-errors", "0"],
+                       check=True, cwd=ROOT)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
