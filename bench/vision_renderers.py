@@ -2,8 +2,10 @@
 read the other's.
 
     .venv/bin/python bench/vision_renderers.py --own-data var/models/own.pkl --own-seeds 7 11
+        [--own-wide-drift 7] [--own-hand-seeds 11 14] [--own-calibration-seeds 14]
+        [--own-cases 1500]
         [--frames var/cycles] [--below 45] [--fold-size 10] [--weight 20] [--work var/models]
-        [--own-cases 600] [--jobs 2]
+        [--draw-cases 600] [--jobs 2]
 
 The path-traced cases numbered below `--below` (`bench/render_cycles.py`'s folder) are cut into
 folds of `--fold-size` consecutive cases. Networks are trained by `vision.reader.train` into
@@ -12,12 +14,15 @@ folds of `--fold-size` consecutive cases. Networks are trained by `vision.reader
 - **own → path-traced**: the shipped networks, trained on the own renderer only;
 - **path-traced only**: networks trained from random weights on the other folds;
 - **both**: the shipped networks trained on (`--fine-tune`) with the own renderer's cases of
-  `--own-seeds` (kept readings in `--own-data`, as `train --data` keeps them) and the other
-  folds, each path-traced case counted `--weight` times.
+  `--own-seeds` (`--own-cases` each, the reference's light drifting farther in the
+  `--own-wide-drift` seeds, all with hands in the `--own-hand-seeds`, the
+  `--own-calibration-seeds` only to choose the threshold on; readings kept in `--own-data` as
+  `train --data` keeps them, rendered if missing) and the other folds, each path-traced case
+  counted `--weight` times.
 
 The fold figures are summed over the folds. Then the networks trained on all path-traced cases
 below `--below` (alone, and with the own cases) read `bench/vision.py`'s draw (seed 2024,
-`--own-cases`): **path-traced → own** and **both → own**; the shipped networks' figures on that
+`--draw-cases`): **path-traced → own** and **both → own**; the shipped networks' figures on that
 draw are in `docs/vision.md#benchmark`.
 """
 
@@ -53,6 +58,9 @@ def trained(out: Path, frames: Path, below: int, left_out: tuple[int, int] | Non
         command += ["--cycles-leave-out", *map(str, left_out)]
     if own:
         command += ["--seeds", *map(str, own.own_seeds), "--data", str(own.own_data),
+                    "--cases", str(own.own_cases), "--wide-drift", *map(str, own.own_wide_drift),
+                    "--hand-seeds", *map(str, own.own_hand_seeds),
+                    "--calibration-seeds", *map(str, own.own_calibration_seeds),
                     "--fine-tune", "--cycles-weight", str(weight)]
     else:
         command += ["--seeds", "--match-seeds", "7", "9", "11", "--trust-seeds", "3", "7", "1",
@@ -78,8 +86,12 @@ def main() -> int:
     parser.add_argument("--weight", type=int, default=20)
     parser.add_argument("--own-data", type=Path, required=True)
     parser.add_argument("--own-seeds", type=int, nargs="+", required=True)
+    parser.add_argument("--own-wide-drift", type=int, nargs="*", default=[])
+    parser.add_argument("--own-hand-seeds", type=int, nargs="*", default=[])
+    parser.add_argument("--own-calibration-seeds", type=int, nargs="*", default=[])
+    parser.add_argument("--own-cases", type=int, default=1500)
     parser.add_argument("--work", type=Path, default=ROOT / "var" / "models")
-    parser.add_argument("--own-cases", type=int, default=600)
+    parser.add_argument("--draw-cases", type=int, default=600)
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
     cycles = evaluator()
@@ -108,7 +120,7 @@ def main() -> int:
                          args.weight)
         print(f"{name} ({folder}):", flush=True)
         subprocess.run([sys.executable, "bench/vision.py", "--jobs", str(args.jobs), "--cases",
-                        str(args.own_cases), "--models", str(folder), "--show-errors", "0"],
+                        str(args.draw_cases), "--models", str(folder), "--show-errors", "0"],
                        check=True, cwd=ROOT)
     return 0
 

@@ -102,3 +102,12 @@ def test_the_evaluator_reads_the_folder(rendered, capsys):
     assert "per-hole accuracy" in capsys.readouterr().out
     naive, _ = evaluator.evaluate(out, naive=True)  # the baseline reads the same folder
     assert naive.boards + naive.failures == 2 and naive.said_unknown == 0
+
+
+def test_the_evaluator_reads_a_fold_with_other_networks(rendered, tmp_path):
+    out, _, _ = rendered
+    shipped = REPO_ROOT / "vision" / "reader" / "models"
+    for name in ("hole_match.npz", "hole_trust.npz"):
+        (tmp_path / name).write_bytes((shipped / name).read_bytes())
+    tally, cases = bench("vision_cycles").evaluate(out, first=5, below=6, models=tmp_path)
+    assert cases == 1 and tally.boards + tally.failures == 1

@@ -3,6 +3,8 @@
     .venv/bin/python -m vision.reader.train [--cases 4000] [--seeds 7 8 9] [--wide-drift 9]
         [--hand-seeds 11] [--jobs 2] [--data /tmp/reader-data.pkl] [--keep-match | --keep-trust]
         [--match-seeds 7 9 11] [--trust-seeds 3 7 1 2] [--calibration-seeds 13 14]
+        [--cycles var/cycles [--cycles-below N] [--cycles-leave-out FIRST END]
+         [--cycles-weight W]] [--fine-tune] [--out DIR]
 
 Renders benchmark-like cases (`vision.render.cases.draw_case`, as `bench/vision.py` draws
 them, a third with hands or cards) with seeds of their own (the benchmark uses 2024: keep them
@@ -27,6 +29,13 @@ of the cases train, the other fifth says how well that went:
    colour under a hand costs `--hidden-cost` ordinary errors (a visible hole wrong or "?").
    The cases of the `--calibration-seeds` are all held out: more of them make that choice
    steadier (it turns on the few wrong colours under hands a network lets pass).
+
+`--cycles DIR` adds the path-traced cases `bench/render_cycles.py` wrote to DIR (read as
+`bench/vision_cycles.py` reads them; `--seeds` with no seed: those alone), a fifth of them held
+out like the rendered ones, each learnt from `--cycles-weight` times; `--cycles-below` and
+`--cycles-leave-out` keep cases out for testing. `--fine-tune` trains on from the shipped
+networks' weights (a few passes at a small step) instead of from random
+ones. `bench/vision_renderers.py` uses these for the leave-one-renderer-out figures.
 
 `--keep-match` keeps the shipped match network and trains the trust network only;
 `--keep-trust` keeps the shipped trust network (and its threshold) and trains the match network
