@@ -174,3 +174,12 @@ def test_fine_tuning_on_path_traced_cases_only(tmp_path, brandi4):
             in result.stdout)
     Network.load(tmp_path / "tuned" / "hole_match.npz", match.INPUTS)
     Network.load(tmp_path / "tuned" / "hole_trust.npz", trust.INPUTS)
+
+
+def test_shuffled_seeds_deal_every_third_cases_colours_in_another_order():
+    # A class is a seat's colour: with the colours dealt otherwise, its learnt look changes.
+    (plain,) = train.collect(9, range(2, 3))
+    (shuffled,) = train.collect(9, range(2, 3), shuffled=True)
+    assert not np.allclose(plain["pairs"].means, shuffled["pairs"].means, atol=1.0)
+    (first, _) = train.collect(9, range(0, 2), shuffled=True)  # cases 0 and 1: default colours
+    assert np.allclose(first["pairs"].means, train.collect(9, range(0, 1))[0]["pairs"].means)

@@ -1,7 +1,8 @@
 """Train the reader's learned parts (`match`, `trust`) on rendered frames.
 
     .venv/bin/python -m vision.reader.train [--cases 4000] [--seeds 7 8 9] [--wide-drift 9]
-        [--hand-seeds 11] [--jobs 2] [--data /tmp/reader-data.pkl] [--keep-match | --keep-trust]
+        [--hand-seeds 11] [--shuffled-seeds 21] [--jobs 2] [--data /tmp/reader-data.pkl]
+        [--keep-match | --keep-trust]
         [--match-seeds 7 9 11] [--trust-seeds 3 7 1 2] [--calibration-seeds 13 14]
         [--cycles var/cycles [--cycles-below N] [--cycles-leave-out FIRST END]
          [--cycles-weight W]] [--fine-tune] [--out DIR]
@@ -10,10 +11,11 @@ Renders benchmark-like cases (`vision.render.cases.draw_case`, as `bench/vision.
 them, a third with hands or cards) with seeds of their own (the benchmark uses 2024: keep them
 apart), `--cases` per seed; for the `--wide-drift` seeds the reference's light lies farther
 from the game frame's than the benchmark draws it, in the cases of the `--hand-seeds` every
-frame has hands or cards. Reads them raw (Gaussian ranking, every hole reported), keeping
-per hole the evidence of both networks and the truth. `--data` keeps these, so that training
-can be repeated without rendering (seeds missing in it are rendered and added). Four fifths
-of the cases train, the other fifth says how well that went:
+frame has hands or cards, in those of the `--shuffled-seeds` every third case's seat colours
+are dealt in another order (as players pick them). Reads them raw (Gaussian ranking, every
+hole reported), keeping per hole the evidence of both networks and the truth. `--data` keeps
+these, so that training can be repeated without rendering (seeds missing in it are rendered and
+added). Four fifths of the cases train, the other fifth says how well that went:
 
 1. the match network learns, per (class, hole) pair, whether the class is the hole's
    (`--match-seeds`: one per seed, their mean logit is the match network);
@@ -71,7 +73,7 @@ from vision.reader.board_reader import BoardReader, Learned, blind_at_region
 from vision.reader.census import UNKNOWN, Census
 from vision.reader.network import MODELS, Network
 from vision.render import RenderConditions, render, start_occupancy
-from vision.render.cases import draw_case
+from vision.render.cases import draw_case, shuffled_colours
 
 Record = dict[str, Any]  # one case's raw reading and truth (`collect`)
 HIDDEN = (32, 32)
@@ -91,10 +93,12 @@ def wider_drift(test: RenderConditions, reference: RenderConditions,
                                           2700, 6500)))
 
 
-def collect(seed: int, cases: range, wide: bool = False, hands: bool = False) -> list[Record]:
+def collect(seed: int, cases: range, wide: bool = False, hands: bool = False,
+            shuffled: bool = False) -> list[Record]:
     """Per case: both evidences of a raw reading, the truth's class index per hole (-1: not
     a learnt class), which holes are under a hand and how much of each is covered; `wide`:
-    with `wider_drift`; `hands`: every case with hands or cards."""
+    with `wider_drift`; `hands`: every case with hands or cards; `shuffled`: every third
+    case's seat colours dealt in another order (`shuffled_colours`)."""
     cv2.setNumThreads(1)
     profiles = [load_profile("brandi-4"), load_profile("brandi-6")]
     records = []
@@ -102,10 +106,13 @@ def collect(seed: int, cases: range, wide: bool = False, hands: bool = False) ->
         rng = np.random.default_rng([seed, case])
         profile = profiles[case % 2]
         case_seed = seed * 1000 + 2 * case
-        test, reference, occupancy = draw_case(profile, rng, case_seed, hands or None)
+        colours = profile.default_colors
+        if shuffled and case % 3 == 2:
+            colours = shuffled_colours(profile, np.random.default_rng([seed, case, 3]))
+        test, reference, occupancy = draw_case(profile, rng, case_seed, hands or None, colours)
         if wide:
             reference = wider_drift(test, reference, rng)
-        start = render(profile, start_occupancy(profile), reference, seed=case_seed)
+        start = render(profile, start_occupancy(profile, colours), reference, seed=case_seed)
         frame = render(profile, occupancy, test, seed=case_seed + 1)
         try:
             reader = BoardReader(profile, start.image, Learned(None, None))
@@ -312,6 +319,8 @@ def main() -> int:
                         help="seeds whose reference light drifts farther (wider_drift)")
     parser.add_argument("--hand-seeds", type=int, nargs="*", default=[], metavar="SEED",
                         help="seeds whose cases all have hands or cards over the board")
+    parser.add_argument("--shuffled-seeds", type=int, nargs="*", default=[], metavar="SEED",
+                        help="seeds where every third case's seat colours are shuffled")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--data", type=Path, help="raw readings: loaded if it exists, else kept")
     parser.add_argument("--hidden-cost", type=float, default=50.0)
@@ -344,7 +353,8 @@ def main() -> int:
     if missing:
         with ProcessPoolExecutor(args.jobs) as pool:
             jobs = [(seed, range(j, args.cases, args.jobs), seed in args.wide_drift,
-                     seed in args.hand_seeds) for seed in missing for j in range(args.jobs)]
+                     seed in args.hand_seeds, seed in args.shuffled_seeds)
+                    for seed in missing for j in range(args.jobs)]
             for part in pool.map(collect, *zip(*jobs, strict=True)):
                 records += part
         if args.data:
