@@ -2,8 +2,8 @@
 read the other's.
 
     .venv/bin/python bench/vision_renderers.py --own-data var/models/own.pkl --own-seeds 7 11
-        [--own-wide-drift 7] [--own-hand-seeds 11 14] [--own-calibration-seeds 14]
-        [--own-cases 1500]
+        [--own-wide-drift 7] [--own-hand-seeds 11 14] [--own-shuffled-seeds 21]
+        [--own-calibration-seeds 14] [--own-cases 1500]
         [--frames var/cycles] [--below 45] [--fold-size 10] [--weight 20] [--work var/models]
         [--draw-cases 600] [--jobs 2]
 
@@ -15,7 +15,8 @@ folds of `--fold-size` consecutive cases. Networks are trained by `vision.reader
 - **path-traced only**: networks trained from random weights on the other folds;
 - **both**: the shipped networks trained on (`--fine-tune`) with the own renderer's cases of
   `--own-seeds` (`--own-cases` each, the reference's light drifting farther in the
-  `--own-wide-drift` seeds, all with hands in the `--own-hand-seeds`, the
+  `--own-wide-drift` seeds, all with hands in the `--own-hand-seeds`, every third case's
+  colours shuffled in the `--own-shuffled-seeds`, the
   `--own-calibration-seeds` only to choose the threshold on; readings kept in `--own-data` as
   `train --data` keeps them, rendered if missing) and the other folds, each path-traced case
   counted `--weight` times.
@@ -60,6 +61,7 @@ def trained(out: Path, frames: Path, below: int, left_out: tuple[int, int] | Non
         command += ["--seeds", *map(str, own.own_seeds), "--data", str(own.own_data),
                     "--cases", str(own.own_cases), "--wide-drift", *map(str, own.own_wide_drift),
                     "--hand-seeds", *map(str, own.own_hand_seeds),
+                    "--shuffled-seeds", *map(str, own.own_shuffled_seeds),
                     "--calibration-seeds", *map(str, own.own_calibration_seeds),
                     "--fine-tune", "--cycles-weight", str(weight)]
     else:
@@ -88,6 +90,7 @@ def main() -> int:
     parser.add_argument("--own-seeds", type=int, nargs="+", required=True)
     parser.add_argument("--own-wide-drift", type=int, nargs="*", default=[])
     parser.add_argument("--own-hand-seeds", type=int, nargs="*", default=[])
+    parser.add_argument("--own-shuffled-seeds", type=int, nargs="*", default=[])
     parser.add_argument("--own-calibration-seeds", type=int, nargs="*", default=[])
     parser.add_argument("--own-cases", type=int, default=1500)
     parser.add_argument("--work", type=Path, default=ROOT / "var" / "models")
