@@ -91,6 +91,7 @@ def test_training_runs_end_to_end_and_writes_loadable_networks(tmp_path):
                             capture_output=True, text=True, timeout=300, cwd=REPO_ROOT)
     assert result.returncode == 0, result.stderr
     assert "held out, trust seed 9: threshold" in result.stdout
+    assert f"seed 9 read and kept in {tmp_path / 'data.pkl'}" in result.stdout
     matcher = Network.load(tmp_path / "both" / "hole_match.npz", match.INPUTS)
     assert matcher.layers[0][0].shape[1] == 64  # two of 32 units side by side
     Network.load(tmp_path / "both" / "hole_trust.npz", trust.INPUTS)
@@ -102,6 +103,7 @@ def test_training_runs_end_to_end_and_writes_loadable_networks(tmp_path):
                             capture_output=True, text=True, timeout=300, cwd=REPO_ROOT)
     assert result.returncode == 0, result.stderr
     assert "20 cases read (8 to learn from, 12 held out)" in result.stdout
+    assert "seed 12 read and kept" in result.stdout and "seed 9 read" not in result.stdout
     assert all(f"held out, {name}: threshold" in result.stdout
                for name in ("trust seed 1 alone", "trust seed 2 alone", "trust seeds 1 2"))
     records = pickle.loads((tmp_path / "data.pkl").read_bytes())

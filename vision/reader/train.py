@@ -15,7 +15,8 @@ frame has hands or cards, in those of the `--shuffled-seeds` every third case's 
 are dealt in another order (as players pick them). Reads them raw (Gaussian ranking, every
 hole reported), keeping per hole the evidence of both networks and the truth. `--data` keeps
 these, so that training can be repeated without rendering (seeds missing in it are rendered and
-added). Four fifths of the cases train, the other fifth says how well that went:
+added, each kept as soon as its cases are read: a stopped run resumes with the next seed).
+Four fifths of the cases train, the other fifth says how well that went:
 
 1. the match network learns, per (class, hole) pair, whether the class is the hole's
    (`--match-seeds`: one per seed, their mean logit is the match network);
@@ -355,10 +356,11 @@ def main() -> int:
             jobs = [(seed, range(j, args.cases, args.jobs), seed in args.wide_drift,
                      seed in args.hand_seeds, seed in args.shuffled_seeds)
                     for seed in missing for j in range(args.jobs)]
-            for part in pool.map(collect, *zip(*jobs, strict=True)):
+            for done, part in enumerate(pool.map(collect, *zip(*jobs, strict=True)), 1):
                 records += part
-        if args.data:
-            args.data.write_bytes(pickle.dumps(records, protocol=5))
+                if args.data and done % args.jobs == 0:  # a seed is complete: keep it
+                    args.data.write_bytes(pickle.dumps(records, protocol=5))
+                    print(f"seed {jobs[done - 1][0]} read and kept in {args.data}", flush=True)
     records = [r for r in records if r["seed"] in seeds_read]
     if args.cycles:
         records += collect_cycles(args.cycles, args.cycles_below,
