@@ -5,7 +5,7 @@ read the other's.
         [--own-wide-drift 7] [--own-hand-seeds 11 14] [--own-shuffled-seeds 21]
         [--own-calibration-seeds 14] [--own-cases 1500]
         [--frames var/cycles] [--below 45] [--fold-size 10] [--weight 20] [--work var/models]
-        [--draw-cases 600] [--jobs 2]
+        [--draw-cases 600] [--jobs 2] [--both-keeps-trust] [--reuse]
 
 The path-traced cases numbered below `--below` (`bench/render_cycles.py`'s folder) are cut into
 folds of `--fold-size` consecutive cases. Networks are trained by `vision.reader.train` into
@@ -19,12 +19,14 @@ folds of `--fold-size` consecutive cases. Networks are trained by `vision.reader
   colours shuffled in the `--own-shuffled-seeds`, the
   `--own-calibration-seeds` only to choose the threshold on; readings kept in `--own-data` as
   `train --data` keeps them, rendered if missing) and the other folds, each path-traced case
-  counted `--weight` times.
+  counted `--weight` times. With `--both-keeps-trust` only the match network is trained on
+  (`--keep-trust`): the shipped trust network and its threshold stay.
 
 The fold figures are summed over the folds. Then the networks trained on all path-traced cases
 below `--below` (alone, and with the own cases) read `bench/vision.py`'s draw (seed 2024,
 `--draw-cases`): **path-traced → own** and **both → own**; the shipped networks' figures on that
-draw are in `docs/vision.md#benchmark`.
+draw are in `docs/vision.md#benchmark`. `--reuse` keeps networks already in `--work` (a
+stopped run resumes; delete them after changing the cases or options).
 """
 
 from __future__ import annotations
@@ -50,9 +52,13 @@ def evaluator():
 
 
 def trained(out: Path, frames: Path, below: int, left_out: tuple[int, int] | None,
-            own: argparse.Namespace | None, weight: int) -> Path:
+            own: argparse.Namespace | None, weight: int, reuse: bool = False) -> Path:
     """Networks trained on the path-traced cases below `below` but `left_out`, with `own`'s
-    cases (fine-tuning the shipped networks) or alone (from random weights), in `out`."""
+    cases (fine-tuning the shipped networks; only the match network with
+    ``own.both_keeps_trust``) or alone (from random weights), in `out`; with `reuse`, those
+    already there."""
+    if reuse and all((out / name).exists() for name in ("hole_match.npz", "hole_trust.npz")):
+        return out
     command = [sys.executable, "-m", "vision.reader.train", "--cycles", str(frames),
                "--cycles-below", str(below), "--out", str(out)]
     if left_out:
@@ -64,6 +70,8 @@ def trained(out: Path, frames: Path, below: int, left_out: tuple[int, int] | Non
                     "--shuffled-seeds", *map(str, own.own_shuffled_seeds),
                     "--calibration-seeds", *map(str, own.own_calibration_seeds),
                     "--fine-tune", "--cycles-weight", str(weight)]
+        if own.both_keeps_trust:
+            command += ["--keep-trust"]
     else:
         command += ["--seeds", "--match-seeds", "7", "9", "11", "--trust-seeds", "3", "7", "1",
                     "2"]
@@ -96,16 +104,21 @@ def main() -> int:
     parser.add_argument("--work", type=Path, default=ROOT / "var" / "models")
     parser.add_argument("--draw-cases", type=int, default=600)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--both-keeps-trust", action="store_true",
+                        help="train only the match network on both renderers")
+    parser.add_argument("--reuse", action="store_true",
+                        help="keep networks already in --work")
     args = parser.parse_args()
+    both = "both-match" if args.both_keeps_trust else "both"
     cycles = evaluator()
     totals = {name: cycles.Tally() for name in ("own -> path-traced", "path-traced only", "both")}
     for first in range(0, args.below, args.fold_size):
         fold = (first, min(first + args.fold_size, args.below))
         models = {"own -> path-traced": None,
                   "path-traced only": trained(args.work / f"cycles-without-{first}", args.frames,
-                                              args.below, fold, None, args.weight),
-                  "both": trained(args.work / f"both-without-{first}", args.frames, args.below,
-                                  fold, args, args.weight)}
+                                              args.below, fold, None, args.weight, args.reuse),
+                  "both": trained(args.work / f"{both}-without-{first}", args.frames,
+                                  args.below, fold, args, args.weight, args.reuse)}
         for name, folder in models.items():
             tally, _ = cycles.evaluate(args.frames, first=fold[0], below=fold[1], models=folder)
             print(f"fold {fold[0]}-{fold[1] - 1}, {name}: {summary(tally)}", flush=True)
@@ -119,8 +132,8 @@ def main() -> int:
     for name, tally in totals.items():
         print(f"all folds, {name}: {summary(tally)}")
     for name, own in (("path-traced -> own", None), ("both -> own", args)):
-        folder = trained(args.work / name.split()[0], args.frames, args.below, None, own,
-                         args.weight)
+        folder = trained(args.work / (both if own else "path-traced"), args.frames, args.below,
+                         None, own, args.weight, args.reuse)
         print(f"{name} ({folder}):", flush=True)
         subprocess.run([sys.executable, "bench/vision.py", "--jobs", str(args.jobs), "--cases",
                         str(args.draw_cases), "--models", str(folder), "--show-errors", "0"],

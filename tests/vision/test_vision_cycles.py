@@ -111,3 +111,22 @@ def test_the_evaluator_reads_a_fold_with_other_networks(rendered, tmp_path):
         (tmp_path / name).write_bytes((shipped / name).read_bytes())
     tally, cases = bench("vision_cycles").evaluate(out, first=5, below=6, models=tmp_path)
     assert cases == 1 and tally.boards + tally.failures == 1
+
+
+def test_leave_one_renderer_out_reuses_networks_already_trained(tmp_path, monkeypatch):
+    renderers = bench("vision_renderers")
+    folder = tmp_path / "both-match-without-0"
+    folder.mkdir()
+    for name in ("hole_match.npz", "hole_trust.npz"):
+        (folder / name).write_bytes(b"")
+
+    def no_training(*args, **kwargs):
+        raise AssertionError("networks already there were trained again")
+
+    monkeypatch.setattr(renderers.subprocess, "run", no_training)
+    assert renderers.trained(folder, tmp_path, 45, (0, 10), None, 20, reuse=True) == folder
+    with pytest.raises(AssertionError):  # without reuse, or with a network missing, it trains
+        renderers.trained(folder, tmp_path, 45, (0, 10), None, 20)
+    (folder / "hole_trust.npz").unlink()
+    with pytest.raises(AssertionError):
+        renderers.trained(folder, tmp_path, 45, (0, 10), None, 20, reuse=True)
