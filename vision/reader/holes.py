@@ -105,7 +105,7 @@ class HoleSampler:
         """Sample one BGR frame given the board homography (board mm → pixels)."""
         height, width = image.shape[:2]
         points = self._pixels(homography, (width, height))
-        pixels = cv2.remap(image, points, None, cv2.INTER_LINEAR,  # type: ignore[call-overload]
+        pixels = cv2.remap(image, points, None, cv2.INTER_LINEAR,  # type: ignore[call-overload, unused-ignore]
                            borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
         disc, ring = len(DISC_OFFSETS), len(DISC_OFFSETS) + len(RING_OFFSETS)
         rim = ring + len(RIM_OFFSETS)

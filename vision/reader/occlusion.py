@@ -158,7 +158,7 @@ class SurfaceGrid:
         for _ in range(SHRINK_HALVINGS):  # each halving averages 2 x 2 pixels
             small = cv2.resize(small, (small.shape[1] // 2, small.shape[0] // 2),
                                interpolation=cv2.INTER_LINEAR)
-        values = cv2.remap(small, pixels, None, cv2.INTER_LINEAR,  # type: ignore[call-overload]
+        values = cv2.remap(small, pixels, None, cv2.INTER_LINEAR,  # type: ignore[call-overload, unused-ignore]
                            borderMode=cv2.BORDER_REPLICATE)
         return np.asarray(cv2.LUT(values, _LOG_LEVELS).reshape(-1, 3)[:len(self.points_mm)])
 
