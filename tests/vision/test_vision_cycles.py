@@ -104,6 +104,13 @@ def test_the_evaluator_reads_the_folder(rendered, capsys):
     assert naive.boards + naive.failures == 2 and naive.said_unknown == 0
 
 
+def test_the_occlusion_count_reads_the_folder(rendered, capsys):
+    out, _, _ = rendered
+    assert bench("occlusion_cycles").main(["--frames", str(out)]) == 0
+    total = capsys.readouterr().out.splitlines()[-1]
+    assert total.startswith("cases with a covered hole: ") and "not read: " in total
+
+
 def test_the_evaluator_reads_a_fold_with_other_networks(rendered, tmp_path):
     out, _, _ = rendered
     shipped = REPO_ROOT / "vision" / "reader" / "models"
