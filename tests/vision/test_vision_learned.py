@@ -185,3 +185,27 @@ def test_shuffled_seeds_deal_every_third_cases_colours_in_another_order():
     assert not np.allclose(plain["pairs"].means, shuffled["pairs"].means, atol=1.0)
     (first, _) = train.collect(9, range(0, 2), shuffled=True)  # cases 0 and 1: default colours
     assert np.allclose(first["pairs"].means, train.collect(9, range(0, 1))[0]["pairs"].means)
+
+
+def test_ruled_out_classes_are_recovered_from_a_raw_reading(monkeypatch):
+    # Training ranks the classes as the reader does: the match network's scores less the
+    # classes the hue and changed-hole checks ruled out, which a raw reading's scores show.
+    from vision.reader import board_reader
+    apply, seen = board_reader.without_ruled_out, []
+
+    def keep(scores, out):
+        seen.append(out.copy())
+        return apply(scores, out)
+
+    monkeypatch.setattr(board_reader, "without_ruled_out", keep)
+    records = train.collect(9, range(0, 4), hands=True)
+    assert len(seen) == len(records) == 4
+    ruled = 0
+    for record, out in zip(records, seen, strict=True):
+        recovered = train.ruled_out_of(record["evidence"])
+        assert (recovered[1:] == out[1:]).all()
+        gauss_best = record["evidence"].distance.argmin(axis=0)
+        clear = ~(out[gauss_best, np.arange(gauss_best.size)] & (gauss_best > 0))
+        assert (recovered[0][clear] == out[0][clear]).all()
+        ruled += int(out.sum())
+    assert ruled > 0

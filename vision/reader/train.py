@@ -20,8 +20,10 @@ Four fifths of the cases train, the other fifth says how well that went:
 
 1. the match network learns, per (class, hole) pair, whether the class is the hole's
    (`--match-seeds`: one per seed, their mean logit is the match network);
-2. the trust network learns, per hole, whether the match network's best class may be reported:
-   it is right and less than `LABEL_COVER` of the hole's marble is covered by a hand or card
+2. the trust network learns, per hole, whether the best class may be reported (the match
+   network's, less the classes the reader's hue and changed-hole checks rule out,
+   `ruled_out_of`, as the reader ranks them): it is right and less than `LABEL_COVER` of
+   the hole's marble is covered by a hand or card
    (a marble a hand only partly covers is no error when read right; learning to see hands
    from the holes well under one, not only from the few where the class goes wrong, is what
    keeps definite wrong colours from hidden holes). Networks trained alike from different
@@ -72,6 +74,7 @@ from hw import load_profile
 from vision.reader import match, trust
 from vision.reader.board_reader import BoardReader, Learned, blind_at_region
 from vision.reader.census import UNKNOWN, Census
+from vision.reader.hue import RULED_OUT_COST, without_ruled_out
 from vision.reader.network import MODELS, Network
 from vision.render import RenderConditions, render, start_occupancy
 from vision.render.cases import draw_case, shuffled_colours
@@ -166,6 +169,26 @@ def collect_cycles(folder: Path, below: int, left_out: range = range(0)) -> list
             "under": np.array([h in truth["occluded"] for h in reader.ids]),
             "cover": np.array([truth["cover"].get(h, 0.0) for h in reader.ids])})
     return records
+
+
+def ruled_out_of(evidence: trust.HoleEvidence) -> np.ndarray:
+    """(C, N) the classes the reader's hue and changed-hole checks ruled out at each hole of a
+    raw reading (`BoardReader._ruled_out`), recovered from its evidence: a raw reading's scores
+    are the Gaussian ones (-distance² / 2) less `RULED_OUT_COST` for each ruled-out class
+    (`hue.without_ruled_out`). Exact for the colours; the empty hole also loses the cost where
+    the best Gaussian class was a ruled-out colour, and there it is taken as not ruled out."""
+    gauss = -0.5 * evidence.distance ** 2
+    out = gauss - evidence.scores > RULED_OUT_COST / 2
+    best = gauss.argmax(axis=0)
+    out[0] &= ~(out[best, np.arange(best.size)] & (best > 0))
+    return np.asarray(out)
+
+
+def reader_scores(matcher: Network, record: Record) -> np.ndarray:
+    """(C, N) a record's class scores as the reader ranks them: the match network's, less the
+    cost of the classes its checks rule out (`ruled_out_of`)."""
+    return without_ruled_out(match.class_scores(matcher, record["pairs"]),
+                             ruled_out_of(record["evidence"]))
 
 
 def train(inputs: tuple[str, ...], rows: np.ndarray, yes: np.ndarray, weight: np.ndarray,
@@ -276,8 +299,7 @@ def train_trust(learning: list[Record], matcher: Network, seeds: list[int],
     """The mean of trust networks trained, one per seed, on the learning cases as the match
     network scores them (with several seeds, `report` judges each alone); from `start`'s
     weights if given."""
-    evidences = [replace(r["evidence"], scores=match.class_scores(matcher, r["pairs"]))
-                 for r in learning]
+    evidences = [replace(r["evidence"], scores=reader_scores(matcher, r)) for r in learning]
     rows = np.concatenate([e.matrix() for e in evidences])
     right = np.concatenate([e.best == r["truth"] for e, r in zip(evidences, learning,
                                                                  strict=True)])
@@ -395,7 +417,7 @@ def main() -> int:
         for r in part:
             visible = ~r["under"]
             gauss += (r["evidence"].distance.argmin(axis=0) == r["truth"])[visible].sum()
-            best = match.class_scores(matcher, r["pairs"]).argmax(axis=0)
+            best = reader_scores(matcher, r).argmax(axis=0)
             net += (best == r["truth"])[visible].sum()
             total += visible.sum()
         print(f"best class wrong on visible holes, {name}: Gaussian {total - gauss}, "
@@ -403,7 +425,7 @@ def main() -> int:
 
     held_rows = []
     for record in held_out:
-        record["scores"] = match.class_scores(matcher, record["pairs"])
+        record["scores"] = reader_scores(matcher, record)
         held_rows.append(replace(record["evidence"], scores=record["scores"]).matrix())
     visible = sum(int((~r["under"]).sum()) for r in held_out)
     hidden = sum(int(r["under"].sum()) for r in held_out)
