@@ -6,11 +6,10 @@ For every finished case in the folder with a hand or an object over a hole, the 
 `bench/vision_cycles.py` learns the start frame and then runs only the occlusion test
 (`occlusion.Baseline.foreign_regions`) on the game frame. Prints per case, and in total, the
 holes a hand or object covers at least `COVERED` of, how many of them lie farther than
-`REACH_MM` from every foreign region found (further than a changed ring stands for,
-`occlusion.RING_REACH_MM`), and the cases where no region was found at all (and those whose
-board was not found). The reader's
-trust network weighs the distance to these regions per hole (`trust`): a hand the test does
-not find must be recognised in the holes' own look.
+`REACH_MM` from every foreign region found (farther than a changed ring stands for,
+`occlusion.RING_REACH_MM`), the cases where no region was found at all and those whose board
+was not found. The reader's trust network weighs the distance to these regions per hole
+(`trust`): a hand the test does not find must be recognised in the holes' own look.
 """
 
 from __future__ import annotations

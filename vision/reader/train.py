@@ -296,9 +296,9 @@ def fit(inputs: tuple[str, ...], rows: np.ndarray, yes: np.ndarray, weight: np.n
 def train_trust(learning: list[Record], matcher: Network, seeds: list[int],
                 report: Callable[[Network, str], Network],
                 start: Network | None = None) -> Network:
-    """The mean of trust networks trained, one per seed, on the learning cases as the match
-    network scores them (with several seeds, `report` judges each alone); from `start`'s
-    weights if given."""
+    """The mean of trust networks trained, one per seed, on the learning cases as the reader
+    ranks their classes (`reader_scores`; with several seeds, `report` judges each alone);
+    from `start`'s weights if given."""
     evidences = [replace(r["evidence"], scores=reader_scores(matcher, r)) for r in learning]
     rows = np.concatenate([e.matrix() for e in evidences])
     right = np.concatenate([e.best == r["truth"] for e, r in zip(evidences, learning,
