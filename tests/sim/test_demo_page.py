@@ -26,7 +26,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 PIN = "1357"
 FRAMES = RenderConditions(width=640, height=480, noise_sigma=1.5, jpeg_quality=90)
-WAIT_S = 90.0
+WAIT_S = 90.0  # the bots and the camera loop share two cores with the other tests
+PAGE_WAIT_MS = WAIT_S * 1000
 
 
 def wait_for(condition: Callable[[], bool], what: str) -> None:
@@ -64,17 +65,18 @@ def test_a_person_takes_a_seat_plays_a_card_and_gives_it_back(tmp_path: Path,
         problems: list[str] = []
         page.on("pageerror", lambda error: problems.append(str(error)))
         page.goto(f"{url}/join/{token}")
-        expect(page.locator("#connection")).to_have_text("live")
-        expect(page.locator("#demo-status")).to_have_text("A bot plays your seat.")
+        expect(page.locator("#connection")).to_have_text("live", timeout=PAGE_WAIT_MS)
+        expect(page.locator("#demo-status")).to_have_text("A bot plays your seat.",
+                                                          timeout=PAGE_WAIT_MS)
         page.click("#demo-take")
-        expect(page.locator("#demo-release")).to_be_visible()
+        expect(page.locator("#demo-release")).to_be_visible(timeout=PAGE_WAIT_MS)
         assert live.status()["people"] == [person]
 
         # The seat's hand is shown to it; once it is to move, a card from the card pad.
         wait_for(lambda: conductor.game.turn == person
                  and table.state()["position"]["turn"] == person, "the person's turn")
         hand = conductor.hand(person)
-        expect(page.locator("#demo-hand .card")).to_have_count(len(hand))
+        expect(page.locator("#demo-hand .card")).to_have_count(len(hand), timeout=PAGE_WAIT_MS)
         view = live.seat(person)
         playable = [card for card, moves in view["moves"].items() if moves]
         moves_before = table.state()["moves"]
@@ -82,7 +84,7 @@ def test_a_person_takes_a_seat_plays_a_card_and_gives_it_back(tmp_path: Path,
             card = playable[0]
             page.click(f'#cardpad button[data-card="{card}"]')
             first = page.locator("#demo-moves button").first
-            expect(first).to_have_text(view["moves"][card][0])
+            expect(first).to_have_text(view["moves"][card][0], timeout=PAGE_WAIT_MS)
             first.click()
             wait_for(lambda: table.state()["moves"] > moves_before, "the move accepted")
             assert table.state()["verdict"]["card"] == card
@@ -93,7 +95,7 @@ def test_a_person_takes_a_seat_plays_a_card_and_gives_it_back(tmp_path: Path,
         wait_for(lambda: conductor.game.turn != person, "the next turn")
 
         page.click("#demo-release")
-        expect(page.locator("#demo-take")).to_be_visible()
+        expect(page.locator("#demo-take")).to_be_visible(timeout=PAGE_WAIT_MS)
         assert live.status()["people"] == []
         wait_for(lambda: table.state()["moves"] > moves_before + 2, "the bot playing again")
         assert live.status()["error"] is None
