@@ -155,6 +155,10 @@ def run_case(profile: BoardProfile, test: RenderConditions, reference: RenderCon
             frame.touched, key=lambda hole: -frame.cover[hole])[:4])
         tally.errors.append(f"seed {seed} {test.material}: occluded missed ({test.hands} hands, "
                             f"{test.cards} cards; cover {cover})")
+    if reading.occluded and not touched:
+        unknown = sorted(hole for hole, said in reading.holes.items() if said == "?")
+        tally.errors.append(f"seed {seed} {test.material}: occluded with nothing over a hole "
+                            f"({test.hands} hands, {test.cards} cards; '?' {unknown[:4]})")
     tally.touched_boards += touched
     tally.flagged += reading.occluded
     tally.flagged_touched += reading.occluded and touched

@@ -9,7 +9,7 @@ import pytest
 
 from hw import load_profile
 from tests.vision.conftest import some_position
-from vision.reader.board_reader import BoardReader
+from vision.reader.board_reader import EMPTIED_DOUBT, BoardReader
 from vision.reader.occlusion import (
     AVERAGE_MM,
     GRID_CELLS,
@@ -223,6 +223,28 @@ def test_a_hand_over_the_edge_of_a_hole_sets_occluded_with_every_hole_read_right
     frame = render(profile, occupancy, test, seed=2030059)
     assert frame.touched and max(frame.cover.values()) < 0.5
     reading = BoardReader(profile, start.image).read(frame.image)
+    assert reading.holes == occupancy
+    assert reading.occluded
+
+
+def test_a_doubted_hole_the_census_finds_empty_sets_occluded():
+    # A case of the tuning seed 31 (case 272): a finger covers 88 % of the empty T37 and looks
+    # like the board to the occlusion test, which finds nothing. The trust network doubts T37
+    # by far more than EMPTIED_DOUBT; the census reads it empty (every marble is seen
+    # elsewhere), and the flag says what the doubt was about.
+    profile = load_profile("brandi-4")
+    rng = np.random.default_rng([31, 272])
+    test, reference, occupancy = draw_case(profile, rng, 31544)
+    start = render(profile, start_occupancy(profile), reference, seed=31544)
+    frame = render(profile, occupancy, test, seed=31545)
+    assert frame.cover["T37"] > 0.8 and occupancy["T37"] is None
+    reader = BoardReader(profile, start.image)
+    reading = reader.read(frame.image)
+    evidence = reading.evidence
+    assert evidence is not None and evidence.nothing_over and np.isinf(evidence.reach).all()
+    assert reader.learned is not None and reader.learned.trust is not None
+    doubt = reader.learned.trust.threshold - reader.learned.trust.logits(evidence.matrix())
+    assert doubt[reader.ids.index("T37")] >= EMPTIED_DOUBT
     assert reading.holes == occupancy
     assert reading.occluded
 
