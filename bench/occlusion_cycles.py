@@ -57,8 +57,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{path.stem} not read: {error}")
             continue
         assert reader.baseline is not None
-        region = reader.baseline.foreign_regions(reader.grid.sample(game, fit.homography),
-                                                 features.ring)[0]
+        surface = reader.grid.sample(reader.view(game), fit.homography)
+        region = reader.baseline.foreign_regions(surface, features.ring)[0]
         missed = int((region_distance(reader.grid, region)[covered] > REACH_MM).sum())
         cases += 1
         covered_total += len(covered)

@@ -1,7 +1,7 @@
 """Benchmark of the board reader on rendered frames (fixed seed, both boards, all conditions).
 
     .venv/bin/python bench/vision.py [--cases 600] [--seed 2024] [--breakdown] [--cold] [--jobs N]
-        [--empty-seats K] [--shuffle-colours] [--reader naive] [--models DIR]
+        [--empty-seats K] [--shuffle-colours] [--reader naive] [--models DIR] [--lens-k1 K]
 
 Each case: a random realistic game position, a test frame under random conditions (a third with
 hands or cards over the board) and a reference frame of the start position under a related
@@ -22,6 +22,8 @@ must name each seat's colour from what its kennel shows. The shuffle draws from 
 its own, so every case is otherwise the one the same seed draws without the option.
 `--reader naive` reads the same cases with the baseline of `bench/naive_reader.py`; `--models
 DIR` with the networks `vision.reader.train --out DIR` wrote instead of the shipped ones.
+`--lens-k1 K` takes both frames of every case through a lens of radial distortion K
+(`vision.lens`; a wide lens' barrel is about -0.1), the cases otherwise the same.
 """
 
 from __future__ import annotations
@@ -199,7 +201,8 @@ def run_case(profile: BoardProfile, test: RenderConditions, reference: RenderCon
 
 
 def run_cases(seed: int, cases: range, cold: bool = False, empty_seats: int = 0,
-              shuffle: bool = False, naive: bool = False, models: Path | None = None) -> Tally:
+              shuffle: bool = False, naive: bool = False, models: Path | None = None,
+              lens_k1: float = 0.0) -> Tally:
     """Run some of the benchmark's cases (every case draws from its own generator)."""
     cv2.setNumThreads(1)
     profiles = [load_profile("brandi-4"), load_profile("brandi-6")]
@@ -212,10 +215,13 @@ def run_cases(seed: int, cases: range, cold: bool = False, empty_seats: int = 0,
         colours = profile.default_colors
         if shuffle and case % 3 == 2:
             colours = shuffled_colours(profile, np.random.default_rng([seed, case, 3]))
-        case_draw = draw_case(profile, rng, case_seed, colours=colours)
+        test, reference, occupancy = draw_case(profile, rng, case_seed, colours=colours)
+        if lens_k1:
+            test, reference = (replace(c, lens_k1=lens_k1) for c in (test, reference))
         absent = {colours[int(seat)]
                   for seat in rng.choice(profile.seats, empty_seats, replace=False)}
-        run_case(profile, *case_draw, case_seed, tally, cold, absent, colours, naive, learned)
+        run_case(profile, test, reference, occupancy, case_seed, tally, cold, absent, colours,
+                 naive, learned)
     tally.bins = dict(tally.bins)  # picklable
     return tally
 
@@ -347,6 +353,9 @@ def main() -> int:
                         help="naive: the baseline reader of bench/naive_reader.py")
     parser.add_argument("--models", type=Path, metavar="DIR",
                         help="read with the networks vision.reader.train wrote to DIR")
+    parser.add_argument("--lens-k1", type=float, default=0.0, metavar="K",
+                        help="a lens of this radial distortion (vision.lens; -0.1: a strong "
+                        "barrel) takes both frames of every case")
     parser.add_argument("--drift-game", type=int, default=0, metavar="N",
                         help="instead: a game of N frames per board under drifting light, read "
                         "with the reference kept and with learning from accepted positions")
@@ -360,18 +369,21 @@ def main() -> int:
                              [range(job, args.cases, args.jobs) for job in range(args.jobs)],
                              [args.cold] * args.jobs, [args.empty_seats] * args.jobs,
                              [args.shuffle_colours] * args.jobs,
-                             [args.reader == "naive"] * args.jobs, [args.models] * args.jobs)
+                             [args.reader == "naive"] * args.jobs, [args.models] * args.jobs,
+                             [args.lens_k1] * args.jobs)
             tally = Tally()
             for part in parts:
                 tally.merge(part)
     else:
         tally = run_cases(args.seed, range(args.cases), args.cold, args.empty_seats,
-                          args.shuffle_colours, args.reader == "naive", args.models)
+                          args.shuffle_colours, args.reader == "naive", args.models,
+                          args.lens_k1)
     ms = np.concatenate([[], *tally.seconds.values()]) * 1000
     print(f"cases {args.cases} (brandi-4 and brandi-6 alternating), seed {args.seed}, "
           f"seats nobody plays per case {args.empty_seats}"
           + (", seat colours shuffled in every third case" if args.shuffle_colours else "")
-          + (", naive reader" if args.reader == "naive" else ""))
+          + (", naive reader" if args.reader == "naive" else "")
+          + (f", lens distortion k1 {args.lens_k1}" if args.lens_k1 else ""))
     print(f"per-hole accuracy (visible holes): {tally.correct / max(tally.holes, 1):.5%} "
           f"of {tally.holes}; visible holes reported '?': {tally.unknown_visible}")
     print(f"boards fully correct: {tally.boards_correct / max(tally.boards, 1):.2%} "

@@ -114,6 +114,10 @@ class Tally:
         key = ("tp" if hidden else "fp") if reading.occluded else ("fn" if hidden else None)
         if key:
             self.flag[key] += 1
+        if key == "fp":
+            self.errors.append(f"{name}: occluded with no hole hidden")
+        elif key == "fn":
+            self.errors.append(f"{name}: occluded missed")
         self.ms.append(ms)
         for item in conditions(truth).items():
             counts = self.bins[item]

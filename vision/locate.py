@@ -10,7 +10,7 @@ markers only around where they were, which is much faster than searching the who
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -82,15 +82,16 @@ def _dictionary_id(profile: BoardProfile) -> int:
     return int(getattr(cv2.aruco, name))
 
 
-def find_dimples(grey: np.ndarray, fit: BoardFit, centres_mm: np.ndarray,
-                 radius_mm: float) -> tuple[np.ndarray, np.ndarray]:
+def find_dimples(grey: np.ndarray, project: Callable[[np.ndarray], np.ndarray],
+                 centres_mm: np.ndarray, radius_mm: float) -> tuple[np.ndarray, np.ndarray]:
     """Where the dark round holes near their predicted positions really are.
 
-    A dark disc template (the hole's size at the local scale) is matched around each predicted
-    centre; matches with a clear peak give (board mm, image px) pairs.
+    ``project`` maps board mm (N, 2) to the pixels (N, 2) where the holes should be (e.g.
+    `BoardFit.project`). A dark disc template (the hole's size at the local scale) is matched
+    around each predicted centre; matches with a clear peak give (board mm, image px) pairs.
     """
-    predicted = fit.project(centres_mm)
-    ends = fit.project(centres_mm + np.array([1.0, 0.0]))
+    predicted = project(centres_mm)
+    ends = project(centres_mm + np.array([1.0, 0.0]))
     scales = np.linalg.norm(ends - predicted, axis=1)
     height, width = grey.shape
     pairs_mm, pairs_px = [], []
@@ -228,7 +229,7 @@ class Locator:
         if self.last_fit is None:
             raise LocateError("nothing to refine: locate the board first")
         fit = self.last_fit
-        found_mm, found_px = find_dimples(_grey(image), fit, centres_mm, radius_mm)
+        found_mm, found_px = find_dimples(_grey(image), fit.project, centres_mm, radius_mm)
         if len(found_mm) < MIN_DIMPLES:
             return fit
         homography, inliers = cv2.findHomography(found_mm, found_px, cv2.RANSAC,

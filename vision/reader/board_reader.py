@@ -34,6 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from hw import BoardProfile
+from vision.lens import Lens, find_lens
 from vision.locate import BoardFit, Locator
 from vision.reader.census import UNKNOWN as CENSUS_UNKNOWN
 from vision.reader.census import Census
@@ -409,11 +410,14 @@ class BoardReader:
         self._start_classes = np.zeros(0, int)  # each hole's class in the reference
         self._board_white = np.ones(3)  # the plain board's colour in white light
         self.warnings: tuple[ReaderWarning, ...] = ()
+        self.lens: Lens | None = None  # the camera's distortion, found in the reference
         if reference is not None:
+            self.lens = find_lens(reference, profile)
+            reference = self.view(reference)
             self.locator.locate(reference)
             empty = [(h.x, h.y) for h in profile.holes if h.kind != "kennel"]
             self.locator.refine(reference, np.array(empty), profile.hole_diameter_mm / 2)
-            fit, features = self.measure(reference)
+            fit, features = self._measure(reference)
             self.reference = features
             self.learned = learned or Learned.shipped()
             playing = list(playing_seats(profile, features) if seats is None else sorted(seats))
@@ -457,8 +461,23 @@ class BoardReader:
         return {seat: name for seat, name in chosen.items()
                 if self.seats is None or seat in self.seats}
 
+    def view(self, image: np.ndarray) -> np.ndarray:
+        """A frame as the reader sees it: straightened by the lens the reference showed
+        (`vision.lens`), unchanged when it showed none."""
+        if self.lens is None:
+            return image
+        if (image.shape[1], image.shape[0]) != self.lens.size:
+            raise ReadError(f"the frame is {image.shape[1]}x{image.shape[0]} px but the "
+                            f"reference {self.lens.size[0]}x{self.lens.size[1]}: both must "
+                            "come from the same camera")
+        return self.lens.undistort(image)
+
     def measure(self, image: np.ndarray) -> tuple[BoardFit, HoleFeatures]:
-        """Locate the board and measure every hole (`LocateError` if the board is not found)."""
+        """Locate the board and measure every hole (`LocateError` if the board is not found);
+        the fit is one of the frame `view` returns."""
+        return self._measure(self.view(image))
+
+    def _measure(self, image: np.ndarray) -> tuple[BoardFit, HoleFeatures]:
         fit = self.locator.locate(image)
         return fit, HoleFeatures.measure(self.sampler.sample(image, fit.homography))
 
@@ -472,8 +491,11 @@ class BoardReader:
             hidden |= reached
 
     def read(self, image: np.ndarray) -> HoleReading:
-        """Classify every hole of one BGR frame."""
-        fit, features = self.measure(image)
+        """Classify every hole of one BGR frame (its fit is one of the frame `view` returns)."""
+        return self._read(self.view(image))
+
+    def _read(self, image: np.ndarray) -> HoleReading:
+        fit, features = self._measure(image)
         prototypes = self.prototypes or default_prototypes(self.profile, features, self.seats,
                                                            self.told_colours)
         residual = prototypes.scaled_residuals(features)  # (C, N, F)
@@ -541,7 +563,8 @@ class BoardReader:
         for hole_id, colour in holes.items():
             if colour not in index:
                 raise ReadError(f"learn: {hole_id}: {colour!r} is no colour that plays")
-        reading = self.read(image)
+        image = self.view(image)
+        reading = self._read(image)
         evidence = reading.evidence
         if reading.occluded or evidence is None or not evidence.nothing_over:
             return False

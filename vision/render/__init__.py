@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from vision.lens import Lens
 from vision.render.board import MATERIALS, board_canvas, smooth_noise
 from vision.render.camera import Camera, pose_camera
 from vision.render.hands import cast_shadow, covered_share, draw_card, draw_hand
@@ -62,7 +63,8 @@ class RenderConditions:
     Marbles: each sits up to `marble_offset_mm` off its hole's centre. Sensor: Gaussian
     `noise_sigma` (8-bit levels at full light, grows in dim light), `blur_sigma` (px),
     `jpeg_quality` (None: no compression). Occluders: `hands` arms reaching over the board,
-    `cards` playing cards lying on it.
+    `cards` playing cards lying on it. Lens: `lens_k1`, radial distortion as `vision.lens.Lens`
+    (0: a straight, pinhole picture; the frame's `homography` is then exact).
     """
 
     width: int = 1280
@@ -94,6 +96,7 @@ class RenderConditions:
     jpeg_quality: int | None = None
     hands: int = 0
     cards: int = 0
+    lens_k1: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -149,6 +152,10 @@ def render(profile: BoardProfile, occupancy: Mapping[str, str | None],
         # them (a marble shows its own highlight instead).
         hidden = cv2.warpPerspective(marbles, to_image, size, flags=cv2.INTER_LINEAR)
         glare *= (1 - np.maximum(hidden / np.float32(255), coverage))[..., None]
+    if cond.lens_k1:
+        lens = Lens(cond.lens_k1, size)
+        frame, light = lens.distort_image(frame), lens.distort_image(light)
+        glare = None if glare is None else lens.distort_image(glare)
     image = develop(frame, light, glare, sensor_rng, level=cond.light_level,
                     noise_sigma=cond.noise_sigma, blur_sigma=cond.blur_sigma,
                     jpeg_quality=cond.jpeg_quality)

@@ -1,0 +1,64 @@
+"""Lens distortion (`vision.lens`): found in the reference, taken out of every frame."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from hw import load_profile
+from vision.lens import NEGLIGIBLE_K1, Lens, find_lens
+from vision.reader.board_reader import BoardReader, ReadError
+from vision.render import RenderConditions, render, start_occupancy
+from vision.render.cases import draw_case
+
+
+@given(st.floats(-0.3, 0.1), st.floats(0, 1279), st.floats(0, 959))
+def test_ideal_undoes_distort(k1, x, y):
+    lens = Lens(k1, (1280, 960))
+    shown = lens.distort(np.array([[x, y]]))
+    assert np.allclose(lens.ideal(shown), [[x, y]], atol=1e-3)
+
+
+def test_a_straight_camera_has_no_lens():
+    profile = load_profile("brandi-4")
+    frame = render(profile, start_occupancy(profile), RenderConditions(noise_sigma=2.0), seed=3)
+    assert find_lens(frame.image, profile) is None
+
+
+@pytest.mark.parametrize(("board", "k1"), [("brandi-4", -0.05), ("brandi-6", -0.15),
+                                           ("brandi-4", 0.04)])
+def test_the_distortion_is_found_in_the_start_position(board, k1):
+    profile = load_profile(board)
+    light = RenderConditions(noise_sigma=2.0, jpeg_quality=85, lens_k1=k1)
+    frame = render(profile, start_occupancy(profile), light, seed=4)
+    lens = find_lens(frame.image, profile)
+    assert lens is not None and abs(lens.k1 - k1) <= 2 * NEGLIGIBLE_K1
+
+
+def test_a_wide_lens_game_is_read_right_straightened():
+    # A benchmark-like case (seed 2024, case 3) on the 6-seat board through a strong barrel,
+    # as the Camera Module 3 Wide shows it: every hole right, as without the lens.
+    profile = load_profile("brandi-6")
+    rng = np.random.default_rng([2024, 3])
+    test, reference, occupancy = draw_case(profile, rng, 2024006)
+    test, reference = (replace(c, lens_k1=-0.15) for c in (test, reference))
+    start = render(profile, start_occupancy(profile), reference, seed=2024006)
+    frame = render(profile, occupancy, test, seed=2024007)
+    reader = BoardReader(profile, start.image)
+    assert reader.lens is not None
+    assert reader.read(frame.image).holes == occupancy
+
+
+def test_a_frame_of_another_size_than_the_reference_is_refused():
+    profile = load_profile("brandi-4")
+    light = RenderConditions(lens_k1=-0.1)
+    start = render(profile, start_occupancy(profile), light, seed=5)
+    reader = BoardReader(profile, start.image)
+    other = render(profile, start_occupancy(profile), replace(light, width=1640, height=1232),
+                   seed=6)
+    with pytest.raises(ReadError, match="1640x1232 px but the reference 1280x960"):
+        reader.read(other.image)
