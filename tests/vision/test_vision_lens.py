@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hw import load_profile
-from vision.lens import NEGLIGIBLE_K1, Lens, find_lens
+from vision.lens import Lens, find_lens
 from vision.reader.board_reader import BoardReader, ReadError
 from vision.render import RenderConditions, render, start_occupancy
 from vision.render.cases import draw_case
@@ -36,7 +36,7 @@ def test_the_distortion_is_found_in_the_start_position(board, k1):
     light = RenderConditions(noise_sigma=2.0, jpeg_quality=85, lens_k1=k1)
     frame = render(profile, start_occupancy(profile), light, seed=4)
     lens = find_lens(frame.image, profile)
-    assert lens is not None and abs(lens.k1 - k1) <= 2 * NEGLIGIBLE_K1
+    assert lens is not None and abs(lens.k1 - k1) <= 0.01
 
 
 def test_a_wide_lens_game_is_read_right_straightened():
