@@ -21,6 +21,24 @@ def rendered_start(profile_name: str, material: str = "wood"):
     return render(profile, start_occupancy(profile), RenderConditions(material=material), seed=1)
 
 
+def benchmark_case(seed: int, case: int, lens_k1: float = 0.0):
+    """Case ``case`` of the draw ``bench/vision.py --seed SEED`` makes (its board, default
+    colours): (profile, start frame, game frame, game position); ``lens_k1`` takes both
+    frames through a lens."""
+    from dataclasses import replace
+
+    from vision.render import render, start_occupancy
+    from vision.render.cases import draw_case
+
+    profile = load_profile(("brandi-4", "brandi-6")[case % 2])
+    case_seed = seed * 1000 + 2 * case
+    test, reference, occupancy = draw_case(profile, np.random.default_rng([seed, case]),
+                                           case_seed)
+    test, reference = (replace(c, lens_k1=lens_k1) for c in (test, reference))
+    start = render(profile, start_occupancy(profile), reference, seed=case_seed)
+    return profile, start, render(profile, occupancy, test, seed=case_seed + 1), occupancy
+
+
 def some_position(profile: BoardProfile, seed: int) -> dict[str, str | None]:
     """A mid-game position: per seat a few marbles out of the kennel on track and home."""
     rng = np.random.default_rng(seed)

@@ -10,10 +10,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hw import load_profile
+from tests.vision.conftest import benchmark_case
 from vision.lens import Lens, find_lens
 from vision.reader.board_reader import BoardReader, ReadError
 from vision.render import RenderConditions, render, start_occupancy
-from vision.render.cases import draw_case
 
 
 @given(st.floats(-0.3, 0.1), st.floats(0, 1279), st.floats(0, 959))
@@ -42,12 +42,7 @@ def test_the_distortion_is_found_in_the_start_position(board, k1):
 def test_a_wide_lens_game_is_read_right_straightened():
     # A benchmark-like case (seed 2024, case 3) on the 6-seat board through a strong barrel,
     # as the Camera Module 3 Wide shows it: every hole right, as without the lens.
-    profile = load_profile("brandi-6")
-    rng = np.random.default_rng([2024, 3])
-    test, reference, occupancy = draw_case(profile, rng, 2024006)
-    test, reference = (replace(c, lens_k1=-0.15) for c in (test, reference))
-    start = render(profile, start_occupancy(profile), reference, seed=2024006)
-    frame = render(profile, occupancy, test, seed=2024007)
+    profile, start, frame, occupancy = benchmark_case(2024, 3, lens_k1=-0.15)
     reader = BoardReader(profile, start.image)
     assert reader.lens is not None
     assert reader.read(frame.image).holes == occupancy

@@ -7,8 +7,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from hw import load_profile
-from tests.vision.conftest import some_position
+from tests.vision.conftest import benchmark_case, some_position
 from vision.reader.board_reader import EMPTIED_DOUBT, BoardReader
 from vision.reader.occlusion import (
     AVERAGE_MM,
@@ -21,7 +20,6 @@ from vision.reader.occlusion import (
     region_share,
 )
 from vision.render import RenderConditions, render, start_occupancy
-from vision.render.cases import draw_case
 
 # A dim evening on wood with two dark hands over the board: a benchmark case (bench/vision.py,
 # seed 2024, case 181) where a hand looks like a shadow point by point: a red marble under one
@@ -216,11 +214,7 @@ def test_marbles_that_left_their_kennel_leave_no_foreign_region(brandi6):
 def test_a_hand_over_the_edge_of_a_hole_sets_occluded_with_every_hole_read_right():
     # A benchmark-like case (seed 2030, case 29): a hand covers 28 % of a marble's circle,
     # every hole is read right, none "?"; the flag still says that a hand is over the board.
-    profile = load_profile("brandi-6")
-    rng = np.random.default_rng([2030, 29])
-    test, reference, occupancy = draw_case(profile, rng, 2030058)
-    start = render(profile, start_occupancy(profile), reference, seed=2030058)
-    frame = render(profile, occupancy, test, seed=2030059)
+    profile, start, frame, occupancy = benchmark_case(2030, 29)
     assert frame.touched and max(frame.cover.values()) < 0.5
     reading = BoardReader(profile, start.image).read(frame.image)
     assert reading.holes == occupancy
@@ -232,11 +226,7 @@ def test_a_doubted_hole_the_census_finds_empty_sets_occluded():
     # like the board to the occlusion test, which finds nothing. The trust network doubts T37
     # by far more than EMPTIED_DOUBT; the census reads it empty (every marble is seen
     # elsewhere), and the flag says what the doubt was about.
-    profile = load_profile("brandi-4")
-    rng = np.random.default_rng([31, 272])
-    test, reference, occupancy = draw_case(profile, rng, 31544)
-    start = render(profile, start_occupancy(profile), reference, seed=31544)
-    frame = render(profile, occupancy, test, seed=31545)
+    profile, start, frame, occupancy = benchmark_case(31, 272)
     assert frame.cover["T37"] > 0.8 and occupancy["T37"] is None
     reader = BoardReader(profile, start.image)
     reading = reader.read(frame.image)
