@@ -122,6 +122,7 @@ def _parse_seats(profile: Any, text: str) -> list[int]:
 def run_read(args: argparse.Namespace) -> int:
     """`vision read IMAGE`: print the board reading as JSON (exit 0), or exit 2."""
     from vision.locate import LocateError
+    from vision.reader.board_reader import ReadError
     from vision.sources import SourceError, read_image
 
     try:
@@ -132,7 +133,7 @@ def run_read(args: argparse.Namespace) -> int:
         return _fail(str(error))
     except SourceError as error:
         return _fail(str(error))
-    except LocateError as error:
+    except (LocateError, ReadError) as error:
         return _fail(f"{args.image}: {error}")
     if args.debug:
         import cv2
@@ -148,7 +149,7 @@ def run_read(args: argparse.Namespace) -> int:
 def run_watch(args: argparse.Namespace) -> int:
     """`vision watch SOURCE`: one JSON line per stable reading until Ctrl-C or the end."""
     from vision.locate import LocateError
-    from vision.reader.board_reader import frame_motion
+    from vision.reader.board_reader import ReadError, frame_motion
     from vision.sources import SourceError, open_source
     from vision.stabilize import Observation, Stabilizer
 
@@ -166,7 +167,7 @@ def run_watch(args: argparse.Namespace) -> int:
             for frame in source:
                 try:
                     reading = reader.read(frame.image)
-                except LocateError as error:
+                except (LocateError, ReadError) as error:
                     print(f"warning: {source.name} at {frame.timestamp:.2f} s: {error}",
                           file=sys.stderr)
                     previous = None

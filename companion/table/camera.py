@@ -195,6 +195,7 @@ class CameraLoop:
 
     def _read(self, frame: Frame) -> None:
         from vision.locate import LocateError
+        from vision.reader.board_reader import ReadError
         with self._lock:
             self._last_frame = frame
             reader = self._reader
@@ -207,7 +208,7 @@ class CameraLoop:
                 self._reader = reader
         try:
             reading = reader.read(frame.image)
-        except LocateError as error:
+        except (LocateError, ReadError) as error:  # no board, or a frame unlike the reference
             with self._lock:
                 self._last_reading = None
             self.table.camera_warnings([f"the board is not found in the picture: {error}"],

@@ -121,3 +121,25 @@ def test_a_frame_without_the_board_is_a_warning_in_words(profile4: BoardProfile,
         camera = table.state()["camera"]
         assert camera["warning_codes"][0]["code"] == "board_not_found"
         assert camera["warnings"][0].startswith("the board is not found in the picture")
+
+
+def test_a_frame_unlike_the_reference_is_a_warning_not_a_crash(profile4: BoardProfile,
+                                                               tmp_path: Path) -> None:
+    # The reference came through a wide lens (1280 x 960); a frame of another size cannot be
+    # straightened with it: the loop says so and goes on.
+    import numpy as np
+
+    from vision.reader.board_reader import BoardReader
+    from vision.render import start_occupancy
+
+    lens = RenderConditions(lens_k1=-0.1)
+    start = render(profile4, start_occupancy(profile4), lens, seed=5).image
+    table = Table(profile4, state_dir=tmp_path)
+    source = SimulatedSource(timeout=60)
+    with CameraLoop(table, source, simulated=True,
+                    reader_factory=lambda _: BoardReader(profile4, start)):
+        source.push(np.zeros((480, 640, 3), np.uint8), 0.0)
+        wait_for(lambda: bool(table.state()["camera"]["warning_codes"]), "a warning")
+        camera = table.state()["camera"]
+        assert camera["warning_codes"][0]["code"] == "board_not_found"
+        assert "640x480 px but the reference 1280x960" in camera["warnings"][0]

@@ -122,6 +122,22 @@ def test_warnings_about_the_reference_go_to_stderr(tmp_path, capsys):
     assert "the white kennel is overexposed" in warnings[0]
 
 
+def test_a_frame_unlike_a_lens_reference_is_one_line_and_exit_2(tmp_path, capsys):
+    from hw import load_profile
+
+    profile = load_profile("brandi-4")
+    wide = RenderConditions(lens_k1=-0.1)
+    cv2.imwrite(str(tmp_path / "start.png"),
+                render(profile, start_occupancy(profile), wide, seed=1).image)
+    cv2.imwrite(str(tmp_path / "game.png"), render(
+        profile, start_occupancy(profile), RenderConditions(lens_k1=-0.1, width=1640,
+                                                            height=1232), seed=2).image)
+    assert main(["vision", "read", str(tmp_path / "game.png"), "--board", "brandi-4",
+                 "--reference", str(tmp_path / "start.png")]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "1640x1232 px but the reference 1280x960" in error
+
+
 def test_watch_prints_one_line_per_stable_reading(photos, tmp_path, capsys):
     folder, occupancy = photos
     frames = tmp_path / "frames"
