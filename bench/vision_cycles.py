@@ -1,7 +1,7 @@
 """Benchmark of the board reader on the path-traced draw that `bench/render_cycles.py` stored.
 
     .venv/bin/python bench/vision_cycles.py [--frames var/cycles] [--breakdown]
-        [--show-errors 10] [--reader naive] [--first N] [--below M] [--models DIR]
+        [--show-errors 10] [--reader naive] [--first N] [--below M] [--models DIR] [--lens-k1 K]
 
 For every finished case in the folder: `BoardReader(profile, start frame)` (what
 `dog-companion vision read GAME --board B --reference START` runs) reads the start frame once
@@ -14,7 +14,9 @@ board's `occluded` flag. `--breakdown` adds the figures by condition (board, mat
 shuffled seat colours, hands, objects, lamps changed, window, LEDs, resolution). `--reader
 naive` reads with the baseline of `bench/naive_reader.py` instead. `--first N` reads only the
 cases from number N on (those rendered after the reader was last tuned: held out), `--below M`
-only those numbered below M. `--models DIR` reads with networks `vision.reader.train --out DIR`
+only those numbered below M. `--lens-k1 K` bends both frames of every case through a lens of
+radial distortion K (`vision.lens`; the rendered, developed 8-bit frames, so their noise and
+JPEG blocks are bent too). `--models DIR` reads with networks `vision.reader.train --out DIR`
 wrote instead of the shipped ones (a fold of path-traced cases its `--cycles-leave-out` kept
 out of training: `--first` and `--below` read just that fold).
 """
@@ -41,6 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from naive_reader import NaiveReader
 
 from hw import load_profile
+from vision.lens import Lens
 from vision.reader.board_reader import BoardReader, Learned
 
 KINDS = ("false ?", "empty>col", "col>empty", "col>col")
@@ -132,10 +135,11 @@ def ratio(part: int, whole: int) -> str:
 
 
 def evaluate(frames: Path, naive: bool = False, first: int = 0,
-             models: Path | None = None, below: int = 10_000) -> tuple[Tally, int]:
+             models: Path | None = None, below: int = 10_000,
+             lens_k1: float = 0.0) -> tuple[Tally, int]:
     """Read every finished case in `frames` numbered from `first` to below `below` (with the
-    naive reader if `naive`, with the networks in `models` if given); returns the tally and the
-    number of cases."""
+    naive reader if `naive`, with the networks in `models` if given, both frames bent by a lens
+    of distortion `lens_k1` if not 0); returns the tally and the number of cases."""
     learned = Learned.load(models) if models else None
     cv2.setNumThreads(1)
     tally = Tally()
@@ -146,6 +150,9 @@ def evaluate(frames: Path, naive: bool = False, first: int = 0,
         truth = json.loads((frames / f"{name}.json").read_text())
         start = cv2.imread(str(frames / f"{name}-start.png"))
         game = cv2.imread(str(frames / f"{name}-game.png"))
+        if lens_k1:
+            lens = Lens(lens_k1, (start.shape[1], start.shape[0]))
+            start, game = lens.distort_image(start), lens.distort_image(game)
         profile = profiles.setdefault(truth["board"], load_profile(truth["board"]))
         tally.cases += 1
         try:
@@ -207,11 +214,15 @@ def main() -> int:
                         help="read with the networks vision.reader.train wrote to DIR")
     parser.add_argument("--first", type=int, default=0, metavar="N",
                         help="read only cases N and later (e.g. those held out of tuning)")
+    parser.add_argument("--lens-k1", type=float, default=0.0, metavar="K",
+                        help="bend both frames of every case by a lens of this radial "
+                        "distortion (vision.lens) before reading them")
     args = parser.parse_args()
     if not args.frames.is_dir():
         print(f"--frames: {args.frames} is not a folder", file=sys.stderr)
         return 2
-    tally, _ = evaluate(args.frames, args.reader == "naive", args.first, args.models, args.below)
+    tally, _ = evaluate(args.frames, args.reader == "naive", args.first, args.models, args.below,
+                        args.lens_k1)
     report(tally, args.frames, args.breakdown, args.show_errors)
     return 0
 
