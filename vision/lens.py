@@ -63,7 +63,7 @@ class Lens:
 
     def distort_image(self, image: np.ndarray) -> np.ndarray:
         """An ideal camera's frame as this lens shows it (for renderers)."""
-        first, second = self._maps_of(self.ideal)
+        first, second = self._distort_maps
         return np.asarray(cv2.remap(image, first, second, cv2.INTER_LINEAR,
                                     borderMode=cv2.BORDER_REPLICATE))
 
@@ -84,6 +84,11 @@ class Lens:
     def _undistort_maps(self) -> tuple[np.ndarray, np.ndarray]:
         """For every pixel of the ideal frame, where the camera shows it."""
         return self._maps_of(self.distort)
+
+    @cached_property
+    def _distort_maps(self) -> tuple[np.ndarray, np.ndarray]:
+        """For every pixel the camera shows, where it lies in the ideal frame."""
+        return self._maps_of(self.ideal)
 
     def _maps_of(self, where: Callable[[np.ndarray], np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """`cv2.remap` maps (fixed point, which it reads fastest) that fill every pixel of a

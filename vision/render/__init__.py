@@ -153,13 +153,19 @@ def render(profile: BoardProfile, occupancy: Mapping[str, str | None],
         hidden = cv2.warpPerspective(marbles, to_image, size, flags=cv2.INTER_LINEAR)
         glare *= (1 - np.maximum(hidden / np.float32(255), coverage))[..., None]
     if cond.lens_k1:
-        lens = Lens(cond.lens_k1, size)
+        lens = _lens(cond.lens_k1, size)
         frame, light = lens.distort_image(frame), lens.distort_image(light)
         glare = None if glare is None else lens.distort_image(glare)
     image = develop(frame, light, glare, sensor_rng, level=cond.light_level,
                     noise_sigma=cond.noise_sigma, blur_sigma=cond.blur_sigma,
                     jpeg_quality=cond.jpeg_quality)
     return Rendered(image=image, homography=camera.homography, cover=cover)
+
+
+@lru_cache(maxsize=4)
+def _lens(k1: float, size: tuple[int, int]) -> Lens:
+    """One lens per distortion and frame size: its maps are computed once."""
+    return Lens(k1, size)
 
 
 def start_occupancy(profile: BoardProfile,
