@@ -491,7 +491,8 @@ class BoardReader:
             hidden |= reached
 
     def read(self, image: np.ndarray) -> HoleReading:
-        """Classify every hole of one BGR frame (its fit is one of the frame `view` returns)."""
+        """Classify every hole of one BGR frame (its fit is one of the frame `view` returns;
+        `ReadError` for a frame of another size than a reference a lens was found in)."""
         return self._read(self.view(image))
 
     def _read(self, image: np.ndarray) -> HoleReading:
