@@ -21,6 +21,7 @@ import numpy as np
 from hw import BoardProfile
 from vision.locate import (
     DIMPLE_TOLERANCE_PX,
+    FRESH_FIT_MARKERS,
     Locator,
     find_dimples,
     marker_corners_mm,
@@ -110,8 +111,7 @@ def find_lens(image: np.ndarray, profile: BoardProfile) -> Lens | None:
     the marker corners; the homography through them, bent back by the lens, says where each
     empty hole should show, and `dimple_misfit` how far its dimple lies from there."""
     size = (image.shape[1], image.shape[0])
-    corners_mm = np.concatenate(list(marker_corners_mm(profile).values()))
-    corners_px = Locator(profile).locate(image).project(corners_mm)
+    corners_mm, corners_px = _marker_corners(image, profile)
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     centres = np.array([(h.x, h.y) for h in profile.holes if h.kind != "kennel"])
     tried: dict[float, float] = {}
@@ -133,6 +133,21 @@ def find_lens(image: np.ndarray, profile: BoardProfile) -> Lens | None:
     if abs(best) < NEGLIGIBLE_K1 or misfit(best) >= LENS_GAIN * misfit(0.0):
         return None
     return Lens(float(best), size)
+
+
+def _marker_corners(image: np.ndarray, profile: BoardProfile) -> tuple[np.ndarray, np.ndarray]:
+    """The corners of the markers in the frame: board mm (K, 2) and where they show (K, 2),
+    as detected (a homography through them would bend them straight). Where the whole frame
+    shows too few, the locator's fit says where they are (its searches find small and blurred
+    markers; `LocateError` when it finds no board)."""
+    layout = marker_corners_mm(profile)
+    locator = Locator(profile)
+    found = locator.markers(image)
+    if len(found) < FRESH_FIT_MARKERS:
+        corners_mm = np.concatenate(list(layout.values()))
+        return corners_mm, locator.locate(image).project(corners_mm)
+    ids = sorted(found)
+    return (np.concatenate([layout[i] for i in ids]), np.concatenate([found[i] for i in ids]))
 
 
 def dimple_misfit(grey: np.ndarray, project: Callable[[np.ndarray], np.ndarray],

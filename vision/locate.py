@@ -304,6 +304,11 @@ class Locator:
         detected = np.concatenate([found[i] for i in ids])
         return float(np.sqrt(np.mean(np.sum((projected - detected) ** 2, axis=1))))
 
+    def markers(self, image: np.ndarray) -> dict[int, np.ndarray]:
+        """The profile's markers found in the whole frame: id → its four corners (4, 2) in
+        pixels, in `marker_corners_mm` order; no fit is made or kept."""
+        return self._detect(_grey(image))
+
     def _detect(self, grey: np.ndarray, upscale: int = 1) -> dict[int, np.ndarray]:
         """The markers in a whole grey frame, given `_enlarged` `upscale` times (corners in the
         frame's own pixels)."""
