@@ -22,6 +22,7 @@ from hw import BoardProfile
 from vision.locate import (
     DIMPLE_TOLERANCE_PX,
     FRESH_FIT_MARKERS,
+    BoardFit,
     Locator,
     find_dimples,
     marker_corners_mm,
@@ -121,8 +122,9 @@ def find_lens(image: np.ndarray, profile: BoardProfile) -> Lens | None:
         if k1 not in tried:
             lens = Lens(k1, size)
             homography, _ = cv2.findHomography(corners_mm, lens.ideal(corners_px), 0)
-            tried[k1] = DIMPLE_TOLERANCE_PX ** 2 if homography is None else dimple_misfit(
-                grey, lambda mm: lens.distort(_projected(homography, mm)), centres,
+            fit = None if homography is None else BoardFit(homography, 0.0, ())
+            tried[k1] = DIMPLE_TOLERANCE_PX ** 2 if fit is None else dimple_misfit(
+                grey, lambda mm: lens.distort(fit.project(mm)), centres,
                 profile.hole_diameter_mm / 2)
         return tried[k1]
 
@@ -162,8 +164,3 @@ def dimple_misfit(grey: np.ndarray, project: Callable[[np.ndarray], np.ndarray],
     squared = np.minimum(((project(found_mm) - found_px) ** 2).sum(axis=1), worst)
     return float((squared.sum() + (len(centres_mm) - len(found_mm)) * worst) / len(centres_mm))
 
-
-def _projected(homography: np.ndarray, points_mm: np.ndarray) -> np.ndarray:
-    """(N, 2) pixels of board points (N, 2) under a homography."""
-    points = np.asarray(points_mm, np.float64).reshape(-1, 1, 2)
-    return np.asarray(cv2.perspectiveTransform(points, homography).reshape(-1, 2))
