@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{path.stem} not read: {error}")
             continue
         assert reader.baseline is not None
-        surface = reader.grid.sample(reader.view(game), fit.homography)
+        surface = reader.grid.sample(game, fit)
         region = reader.baseline.foreign_regions(surface, features.ring)[0]
         missed = int((region_distance(reader.grid, region)[covered] > REACH_MM).sum())
         cases += 1

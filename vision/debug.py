@@ -17,13 +17,12 @@ EMPTY_BGR = (160, 160, 160)
 
 
 def draw_reading(image: np.ndarray, reader: BoardReader, reading: HoleReading) -> np.ndarray:
-    """A copy of ``image`` as the reader sees it (`BoardReader.view`) with the fitted markers,
-    every hole and its class drawn on it.
+    """A copy of ``image`` with the fitted markers, every hole and its class drawn on it.
 
     Empty holes get a thin grey circle, marbles a thick circle of their colour, hidden holes a
     magenta cross; seen markers are outlined in green with their id.
     """
-    canvas = reader.view(image).copy()
+    canvas = image.copy()
     fit = reading.fit
     for marker_id, corners in marker_corners_mm(reader.profile).items():
         outline = np.round(fit.project(corners)).astype(np.int32)

@@ -11,12 +11,16 @@ markers only around where they were, which is much faster than searching the who
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from hw import BoardProfile
+
+if TYPE_CHECKING:
+    from vision.lens import Lens
 
 AGREEMENT_PX = 3.0  # visible markers farther than this from the last fit: something moved
 MAX_ERROR_PX = 4.0  # RMS reprojection error above which a fit is refused
@@ -42,21 +46,31 @@ class LocateError(ValueError):
 class BoardFit:
     """Where the board is in one frame.
 
-    ``homography`` maps board mm (x, y, 1) to image pixels; ``error_px`` is the RMS
-    distance between detected marker corners and their projection; ``markers`` are the
-    marker ids seen in this frame; ``reused`` is true when an earlier fit was kept because
-    too few markers were visible to fit again.
+    ``homography`` maps board mm (x, y, 1) to the pixels of an ideal (pinhole) camera,
+    which ``lens`` (`vision.lens.Lens`, None: none) bends into the frame's; ``error_px`` is
+    the RMS distance between detected marker corners and their projection; ``markers`` are
+    the marker ids seen in this frame; ``reused`` is true when an earlier fit was kept
+    because too few markers were visible to fit again.
     """
 
     homography: np.ndarray
     error_px: float
     markers: tuple[int, ...]
     reused: bool = False
+    lens: Lens | None = None
 
     def project(self, points_mm: np.ndarray) -> np.ndarray:
         """Image pixel positions of board points given as an (N, 2) array in mm."""
+        return self.bend(self.project_ideal(points_mm))
+
+    def project_ideal(self, points_mm: np.ndarray) -> np.ndarray:
+        """Where an ideal camera would show board points (N, 2) given in mm."""
         points = np.asarray(points_mm, np.float64).reshape(-1, 1, 2)
         return cv2.perspectiveTransform(points, self.homography).reshape(-1, 2)
+
+    def bend(self, ideal_px: np.ndarray) -> np.ndarray:
+        """Where the frame shows the ideal camera's pixel positions (N, 2)."""
+        return ideal_px if self.lens is None else self.lens.distort(ideal_px)
 
 
 def marker_corners_mm(profile: BoardProfile) -> dict[int, np.ndarray]:
@@ -176,10 +190,12 @@ def fit_homography(points_mm: np.ndarray, points_px: np.ndarray) -> tuple[np.nda
 
 
 class Locator:
-    """Locates one board profile in successive frames of one camera."""
+    """Locates one board profile in successive frames of one camera, whose ``lens`` distorts
+    them (None: it does not; the fits then carry it)."""
 
-    def __init__(self, profile: BoardProfile) -> None:
+    def __init__(self, profile: BoardProfile, lens: Lens | None = None) -> None:
         self.profile = profile
+        self.lens = lens
         self._corners_mm = marker_corners_mm(profile)
         dictionary = cv2.aruco.getPredefinedDictionary(_dictionary_id(profile))
         self._detector = cv2.aruco.ArucoDetector(dictionary, _parameters())
@@ -232,6 +248,7 @@ class Locator:
         found_mm, found_px = find_dimples(_grey(image), fit.project, centres_mm, radius_mm)
         if len(found_mm) < MIN_DIMPLES:
             return fit
+        found_px = self._ideal(found_px)
         homography, inliers = cv2.findHomography(found_mm, found_px, cv2.RANSAC,
                                                  DIMPLE_TOLERANCE_PX)
         if homography is None:
@@ -240,8 +257,12 @@ class Locator:
         projected = cv2.perspectiveTransform(found_mm[kept].reshape(-1, 1, 2), homography)
         error = float(np.sqrt(np.mean(np.sum((projected.reshape(-1, 2) - found_px[kept]) ** 2,
                                              axis=1))))
-        self.last_fit = BoardFit(homography, error, fit.markers, fit.reused)
+        self.last_fit = replace(fit, homography=homography, error_px=error)
         return self.last_fit
+
+    def _ideal(self, points_px: np.ndarray) -> np.ndarray:
+        """Frame pixel positions (N, 2) as an ideal camera would show them."""
+        return points_px if self.lens is None else self.lens.ideal(points_px)
 
     def _fit(self, found: dict[int, np.ndarray]) -> BoardFit:
         seen = tuple(sorted(found))
@@ -250,7 +271,7 @@ class Locator:
             error = self._error(previous, found)
             if error <= AGREEMENT_PX:
                 # Nothing moved: keep the earlier fit (maybe refined on the holes, see `refine`).
-                return BoardFit(previous.homography, error, seen, True)
+                return replace(previous, error_px=error, markers=seen, reused=True)
         if len(found) >= min(FRESH_FIT_MARKERS, len(self._corners_mm)):
             return self._fresh_fit(found)
         if previous is not None and found:
@@ -279,24 +300,24 @@ class Locator:
         ids = sorted(found)
         points_mm = np.concatenate([self._corners_mm[i] for i in ids]).astype(np.float64)
         points_px = np.concatenate([found[i] for i in ids]).astype(np.float64)
-        homography, error = fit_homography(points_mm, points_px)
-        return BoardFit(homography, error, tuple(ids))
+        homography, error = fit_homography(points_mm, self._ideal(points_px))
+        return BoardFit(homography, error, tuple(ids), lens=self.lens)
 
     def _shifted_fit(self, previous: BoardFit, found: dict[int, np.ndarray]) -> BoardFit:
         """Follow a moved camera with two markers: the last fit, shifted, turned and scaled."""
         ids = sorted(found)
-        before = previous.project(np.concatenate([self._corners_mm[i] for i in ids]))
-        after = np.concatenate([found[i] for i in ids]).astype(np.float64)
+        before = previous.project_ideal(np.concatenate([self._corners_mm[i] for i in ids]))
+        after = self._ideal(np.concatenate([found[i] for i in ids]).astype(np.float64))
         motion, _ = cv2.estimateAffinePartial2D(before, after, method=cv2.LMEDS)
         if motion is None:
             raise LocateError(f"the board or camera moved and markers {ids} cannot say where")
         homography = np.vstack([motion, (0.0, 0.0, 1.0)]) @ previous.homography
-        fit = BoardFit(homography, 0.0, tuple(ids))
+        fit = BoardFit(homography, 0.0, tuple(ids), lens=self.lens)
         error = self._error(fit, found)
         if error > MAX_ERROR_PX:
             raise LocateError(f"the board or camera moved and markers {ids} alone cannot follow "
                               f"it (error {error:.1f} px): uncover the markers")
-        return BoardFit(homography, error, tuple(ids))
+        return replace(fit, error_px=error)
 
     def _error(self, fit: BoardFit, found: dict[int, np.ndarray]) -> float:
         ids = sorted(found)
@@ -316,8 +337,8 @@ class Locator:
         return self._keep_known(_shrunk_back(corners, upscale), ids, (0, 0))
 
     def _rough_fit(self, found: dict[int, np.ndarray]) -> BoardFit:
-        """Where two markers put the board, as a shift, turn and scale: enough to say where
-        to look for the others."""
+        """Where two markers put the board, as a shift, turn and scale in the frame's pixels
+        (lens or not): enough to say where to look for the others."""
         ids = sorted(found)
         points_mm = np.concatenate([self._corners_mm[i] for i in ids])
         points_px = np.concatenate([found[i] for i in ids]).astype(np.float64)

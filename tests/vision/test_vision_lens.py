@@ -1,4 +1,5 @@
-"""Lens distortion (`vision.lens`): found in the reference, taken out of every frame."""
+"""Lens distortion (`vision.lens`): found in the reference (`vision.calibrate`), bent into
+every point the reader samples."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from hypothesis import strategies as st
 
 from hw import load_profile
 from tests.vision.conftest import benchmark_case
-from vision.lens import Lens, find_lens
+from vision.calibrate import find_lens
+from vision.lens import Lens
 from vision.reader.board_reader import BoardReader, ReadError
 from vision.render import RenderConditions, render, start_occupancy
 
@@ -42,7 +44,7 @@ def test_the_distortion_is_found_in_the_start_position(board, k1):
     assert lens is not None and abs(lens.k1 - k1) <= 0.01
 
 
-def test_a_wide_lens_game_is_read_right_straightened():
+def test_a_wide_lens_game_is_read_right_through_its_lens():
     # A benchmark-like case (seed 2024, case 3) on the 6-seat board through a strong barrel,
     # as the Camera Module 3 Wide shows it: every hole right, as without the lens.
     profile, start, frame, occupancy = benchmark_case(2024, 3, lens_k1=-0.15)

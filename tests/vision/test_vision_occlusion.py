@@ -250,7 +250,7 @@ def test_a_glare_of_the_reference_gone_in_the_frame_is_no_foreign_region(brandi4
     reader = BoardReader(brandi4, frame.image)
     fit, features = reader.measure(frame.image)
     grid = reader.grid
-    surface = grid.sample(frame.image, fit.homography)
+    surface = grid.sample(frame.image, fit)
     points = np.concatenate([grid.points_mm.reshape(-1, 2),
                              [(hole.x, hole.y) for hole in brandi4.holes]])
     spot = np.exp(-((points - (-90.0, 60.0)) ** 2).sum(axis=1) / (2 * 70.0 ** 2))[:, None]

@@ -35,7 +35,7 @@ def _measure(profile, image):
     locator.locate(image)
     empty = np.array([(h.x, h.y) for h in profile.holes if h.kind != "kennel"])
     fit = locator.refine(image, empty, profile.hole_diameter_mm / 2)
-    return HoleFeatures.measure(HoleSampler(profile).sample(image, fit.homography))
+    return HoleFeatures.measure(HoleSampler(profile).sample(image, fit))
 
 
 @pytest.mark.parametrize(("name", "empty_seats", "conditions", "seed"), [

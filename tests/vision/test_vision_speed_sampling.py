@@ -3,11 +3,13 @@ medians) give exactly what the plain computation gives."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
 from tests.vision.conftest import rendered_start
-from vision.locate import Locator
+from vision.locate import BoardFit, Locator
 from vision.reader.holes import HoleSampler
 from vision.reader.occlusion import SHRINK, SHRINK_HALVINGS, SurfaceGrid, _row_medians
 
@@ -25,8 +27,9 @@ def _plain_surface(grid: SurfaceGrid, image: np.ndarray, homography: np.ndarray)
     return np.log(values.reshape(-1, 3).astype(np.float32) + 4.0)
 
 
-def _shifted(homography: np.ndarray, dx: float, dy: float) -> np.ndarray:
-    return np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]]) @ homography
+def _shifted(fit: BoardFit, dx: float, dy: float) -> BoardFit:
+    shift = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]])
+    return replace(fit, homography=shift @ fit.homography)
 
 
 def test_surface_sample_is_the_whole_frames(brandi4):
@@ -35,22 +38,21 @@ def test_surface_sample_is_the_whole_frames(brandi4):
     grid = SurfaceGrid.for_profile(brandi4)
     # The board inside the frame, partly beyond its left and bottom edge, then back again
     # (one grid: its cached positions must follow); an odd height shrinks the whole frame.
-    for homography in (fit.homography, _shifted(fit.homography, -300, 0),
-                       _shifted(fit.homography, 5.3, 250), fit.homography):
+    for moved in (fit, _shifted(fit, -300, 0), _shifted(fit, 5.3, 250), fit):
         for frame in (image, image[:-1]):
-            assert np.array_equal(grid.sample(frame, homography),
-                                  _plain_surface(grid, frame, homography))
+            assert np.array_equal(grid.sample(frame, moved),
+                                  _plain_surface(grid, frame, moved.homography))
 
 
 def test_hole_sampler_follows_a_new_homography(brandi4):
     image = rendered_start("brandi-4").image
     fit = Locator(brandi4).locate(image)
     sampler = HoleSampler(brandi4)
-    moved = _shifted(fit.homography, 7.5, -3.0)
-    first = sampler.sample(image, fit.homography)
-    for homography in (moved, fit.homography):
-        cached = sampler.sample(image, homography)
-        fresh = HoleSampler(brandi4).sample(image, homography)
+    moved = _shifted(fit, 7.5, -3.0)
+    first = sampler.sample(image, fit)
+    for now in (moved, fit):
+        cached = sampler.sample(image, now)
+        fresh = HoleSampler(brandi4).sample(image, now)
         assert np.array_equal(cached.disc, fresh.disc)
         assert np.array_equal(cached.ring, fresh.ring)
     assert not np.array_equal(first.disc, HoleSampler(brandi4).sample(image, moved).disc)

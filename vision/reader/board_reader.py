@@ -34,7 +34,8 @@ from pathlib import Path
 import numpy as np
 
 from hw import BoardProfile
-from vision.lens import Lens, find_lens
+from vision.calibrate import find_lens
+from vision.lens import Lens
 from vision.locate import BoardFit, Locator
 from vision.reader.census import UNKNOWN as CENSUS_UNKNOWN
 from vision.reader.census import Census
@@ -248,14 +249,14 @@ def start_classes(profile: BoardProfile, playing: Sequence[int], vectors: np.nda
     return start
 
 
-def board_in_white(profile: BoardProfile, image: np.ndarray, homography: np.ndarray,
+def board_in_white(profile: BoardProfile, image: np.ndarray, fit: BoardFit,
                    features: HoleFeatures) -> np.ndarray:
     """(3,) linear BGR: the plain board's colour in white light, the plain track beside each
     marker's white paper divided by the paper (`ReadError` when no paper is in the picture)."""
     centres = np.array([(hole.x, hole.y) for hole in profile.holes])
     plain = _plain_track(profile)
     plain_board = linear_bgr(np.exp(features.ring) - LOG_OFFSET)
-    paper = linear_bgr(paper_colours(image, profile, homography))
+    paper = linear_bgr(paper_colours(image, profile, fit))
     colours = []
     for marker, white in zip(profile.markers, paper, strict=True):
         apart = np.linalg.norm(centres[plain] - (marker.x, marker.y), axis=1)
@@ -413,7 +414,7 @@ class BoardReader:
         self.lens: Lens | None = None  # the camera's distortion, found in the reference
         if reference is not None:
             self.lens = find_lens(reference, profile)
-            reference = self.view(reference)
+            self.locator = Locator(profile, self.lens)
             self.locator.locate(reference)
             empty = [(h.x, h.y) for h in profile.holes if h.kind != "kennel"]
             self.locator.refine(reference, np.array(empty), profile.hole_diameter_mm / 2)
@@ -421,7 +422,7 @@ class BoardReader:
             self.reference = features
             self.learned = learned or Learned.shipped()
             playing = list(playing_seats(profile, features) if seats is None else sorted(seats))
-            self._board_white = board_in_white(profile, reference, fit.homography, features)
+            self._board_white = board_in_white(profile, reference, fit, features)
             names = seat_colours(profile, self._board_white, features, playing, told)
             self.prototypes = learn_prototypes(profile, features, playing, names)
             owners = np.array([h.seat if h.kind in ("kennel", "home") else -1
@@ -442,7 +443,7 @@ class BoardReader:
             self._class_brightness = np.array(
                 [0.0] + [float(m[0, :3].mean()) for m in self.prototypes.means[1:]])
             self._kennel_reach = around_kennels(self.grid, centres, start > 0)
-            self._surface = self.grid.sample(reference, fit.homography)
+            self._surface = self.grid.sample(reference, fit)
             self.baseline = Baseline.learn(self.grid, self._surface, features.ring,
                                            self._kennel_reach)
             self._kennel_seats = kennel_seats
@@ -461,25 +462,22 @@ class BoardReader:
         return {seat: name for seat, name in chosen.items()
                 if self.seats is None or seat in self.seats}
 
-    def view(self, image: np.ndarray) -> np.ndarray:
-        """A frame as the reader sees it: straightened by the lens the reference showed
-        (`vision.lens`), unchanged when it showed none."""
-        if self.lens is None:
-            return image
-        if (image.shape[1], image.shape[0]) != self.lens.size:
+    def _same_camera(self, image: np.ndarray) -> np.ndarray:
+        """``image``, if a lens found in the reference can bend it (`ReadError` otherwise: a
+        lens is known for one frame size)."""
+        if self.lens is not None and (image.shape[1], image.shape[0]) != self.lens.size:
             raise ReadError(f"the frame is {image.shape[1]}x{image.shape[0]} px but the "
                             f"reference {self.lens.size[0]}x{self.lens.size[1]}: both must "
                             "come from the same camera")
-        return self.lens.undistort(image)
+        return image
 
     def measure(self, image: np.ndarray) -> tuple[BoardFit, HoleFeatures]:
-        """Locate the board and measure every hole (`LocateError` if the board is not found);
-        the fit is one of the frame `view` returns."""
-        return self._measure(self.view(image))
+        """Locate the board and measure every hole (`LocateError` if the board is not found)."""
+        return self._measure(self._same_camera(image))
 
     def _measure(self, image: np.ndarray) -> tuple[BoardFit, HoleFeatures]:
         fit = self.locator.locate(image)
-        return fit, HoleFeatures.measure(self.sampler.sample(image, fit.homography))
+        return fit, HoleFeatures.measure(self.sampler.sample(image, fit))
 
     def _spread_to_doubtful(self, hidden: np.ndarray, doubtful: np.ndarray) -> np.ndarray:
         """Also hide doubtful holes next to hidden ones (the hand's edge), transitively."""
@@ -491,9 +489,9 @@ class BoardReader:
             hidden |= reached
 
     def read(self, image: np.ndarray) -> HoleReading:
-        """Classify every hole of one BGR frame (its fit is one of the frame `view` returns;
-        `ReadError` for a frame of another size than a reference a lens was found in)."""
-        return self._read(self.view(image))
+        """Classify every hole of one BGR frame (`ReadError` for a frame of another size than
+        a reference a lens was found in)."""
+        return self._read(self._same_camera(image))
 
     def _read(self, image: np.ndarray) -> HoleReading:
         fit, features = self._measure(image)
@@ -510,7 +508,7 @@ class BoardReader:
             if self.learned.match is not None:
                 scores = class_scores(self.learned.match, pairs)
             assert self.baseline is not None
-            regions = self.baseline.foreign_regions(self.grid.sample(image, fit.homography),
+            regions = self.baseline.foreign_regions(self.grid.sample(image, fit),
                                                     features.ring)
             scores = without_ruled_out(
                 scores, self._ruled_out(features, prototypes, pairs, noise=regions[2]))
@@ -564,8 +562,7 @@ class BoardReader:
         for hole_id, colour in holes.items():
             if colour not in index:
                 raise ReadError(f"learn: {hole_id}: {colour!r} is no colour that plays")
-        image = self.view(image)
-        reading = self._read(image)
+        reading = self._read(self._same_camera(image))
         evidence = reading.evidence
         if reading.occluded or evidence is None or not evidence.nothing_over:
             return False
@@ -594,7 +591,7 @@ class BoardReader:
         fair = ~near(points, moved, SHADOW_REACH_MM)
         rings = self.baseline.reference[:, len(self._surface):].T
         stored = np.concatenate([self._surface, rings])
-        now = np.concatenate([self.grid.sample(image, reading.fit.homography), features.ring])
+        now = np.concatenate([self.grid.sample(image, reading.fit), features.ring])
         at_rings = np.arange(len(points)) >= len(self._surface)
         board = blend_surface(stored, now, fair, points, anchors=at_rings)
         self._surface = board[:len(self._surface)]

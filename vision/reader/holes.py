@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from hw import BoardProfile
+from vision.locate import BoardFit
 
 MARBLE_CENTRE_HEIGHT_MM = 3.9  # a 16 mm glass marble resting on the rim of a 14 mm hole
 DISC_RADIUS_MM = 3.5
@@ -99,12 +100,12 @@ class HoleSampler:
         self._ring_mm = (self.centres[:, None, :] + RING_OFFSETS[None]).reshape(-1, 2)
         self._rim_mm = (self.centres[:, None, :] + RIM_OFFSETS[None]).reshape(-1, 2)
         self._band_mm = (self.centres[:, None, :] + BAND_OFFSETS[None]).reshape(-1, 2)
-        self._pixels_of: tuple[tuple[bytes, tuple[int, int]], np.ndarray] | None = None
+        self._pixels_of: tuple[tuple[object, ...], np.ndarray] | None = None
 
-    def sample(self, image: np.ndarray, homography: np.ndarray) -> HoleSamples:
-        """Sample one BGR frame given the board homography (board mm → pixels)."""
+    def sample(self, image: np.ndarray, fit: BoardFit) -> HoleSamples:
+        """Sample one BGR frame where ``fit`` puts the board."""
         height, width = image.shape[:2]
-        points = self._pixels(homography, (width, height))
+        points = self._pixels(fit, (width, height))
         pixels = cv2.remap(image, points, None, cv2.INTER_LINEAR,  # type: ignore[call-overload, unused-ignore]
                            borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
         disc, ring = len(DISC_OFFSETS), len(DISC_OFFSETS) + len(RING_OFFSETS)
@@ -112,20 +113,20 @@ class HoleSampler:
         return HoleSamples(pixels[:, :disc], pixels[:, disc:ring], pixels[:, ring:rim],
                            pixels[:, rim:])
 
-    def _pixels(self, homography: np.ndarray, image_size: tuple[int, int]) -> np.ndarray:
+    def _pixels(self, fit: BoardFit, image_size: tuple[int, int]) -> np.ndarray:
         """(N, D + R + M + B, 2) float32 pixel positions of every hole's disc, ring, rim and
-        band; kept while the homography stays the same (the locator keeps its fit while nothing
+        band; kept while the fit stays the same (the locator keeps its fit while nothing
         moves)."""
-        key = (homography.tobytes(), image_size)
+        key = (fit.homography.tobytes(), fit.lens, image_size)
         cached = self._pixels_of
         if cached is not None and cached[0] == key:
             return cached[1]
-        marble = raised_homography(homography, image_size, MARBLE_CENTRE_HEIGHT_MM)
+        marble = raised_homography(fit.homography, image_size, MARBLE_CENTRE_HEIGHT_MM)
         count = len(self.centres)
-        disc_px = _project(marble, self._disc_mm).reshape(count, -1, 2)
-        ring_px = _project(homography, self._ring_mm).reshape(count, -1, 2)
-        rim_px = _project(homography, self._rim_mm).reshape(count, -1, 2)
-        band_px = _project(marble, self._band_mm).reshape(count, -1, 2)
+        disc_px = fit.bend(_project(marble, self._disc_mm)).reshape(count, -1, 2)
+        ring_px = fit.project(self._ring_mm).reshape(count, -1, 2)
+        rim_px = fit.project(self._rim_mm).reshape(count, -1, 2)
+        band_px = fit.bend(_project(marble, self._band_mm)).reshape(count, -1, 2)
         points = np.concatenate([disc_px, ring_px, rim_px, band_px], axis=1).astype(np.float32)
         self._pixels_of = (key, points)
         return points

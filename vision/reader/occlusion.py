@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from hw import BoardProfile
+from vision.locate import BoardFit
 from vision.reader.features import LOG_OFFSET
 
 GRID_MM = 5.0  # spacing of the surface sample points (at least)
@@ -66,8 +67,8 @@ class SurfaceGrid:
     cells: tuple[np.ndarray, np.ndarray]  # their (rows, cols) in the grid
     hole_cells: np.ndarray  # (N, 2) grid (row, col) of each hole centre, fractional
     edge: np.ndarray  # (H, W) bool: cells at the board's edge or beside a marker
-    # pixel positions of the last homography and frame size, see `_pixels`
-    _pixels_of: dict[tuple[bytes, tuple[int, ...]], tuple[np.ndarray, tuple[slice, slice]]] = (
+    # pixel positions of the last fit and frame size, see `_pixels`
+    _pixels_of: dict[tuple[object, ...], tuple[np.ndarray, tuple[slice, slice]]] = (
         field(default_factory=dict, init=False, repr=False, compare=False))
 
     @cached_property
@@ -146,14 +147,15 @@ class SurfaceGrid:
             averaged[channel] = np.take(total, self.flat_cells, mode="clip") / self._average_weight
         return averaged
 
-    def sample(self, image: np.ndarray, homography: np.ndarray) -> np.ndarray:
-        """(M, 3) float32 log colour of an 8-bit BGR image around every usable grid point.
+    def sample(self, image: np.ndarray, fit: BoardFit) -> np.ndarray:
+        """(M, 3) float32 log colour of an 8-bit BGR image around every usable grid point,
+        where ``fit`` puts the board.
 
         The image is first shrunk by `SHRINK` (box average): each sample then averages a few
         pixels, which keeps sensor noise and JPEG blocks from looking like a change. Only the
         part of the frame around the grid points is shrunk.
         """
-        pixels, (rows, cols) = self._pixels(homography, image.shape[:2])
+        pixels, (rows, cols) = self._pixels(fit, image.shape[:2])
         small = image[rows, cols]
         for _ in range(SHRINK_HALVINGS):  # each halving averages 2 x 2 pixels
             small = cv2.resize(small, (small.shape[1] // 2, small.shape[0] // 2),
@@ -162,18 +164,17 @@ class SurfaceGrid:
                            borderMode=cv2.BORDER_REPLICATE)
         return np.asarray(cv2.LUT(values, _LOG_LEVELS).reshape(-1, 3)[:len(self.points_mm)])
 
-    def _pixels(self, homography: np.ndarray,
+    def _pixels(self, fit: BoardFit,
                 image_shape: tuple[int, ...]) -> tuple[np.ndarray, tuple[slice, slice]]:
         """Where the grid points lie in the shrunk frame, in rows of `_ROW` (float32), and which
-        part of the frame (rows, cols) to shrink; kept while the homography and frame size stay
-        the same."""
-        key = (homography.tobytes(), image_shape)
+        part of the frame (rows, cols) to shrink; kept while the fit and frame size stay the
+        same."""
+        key = (fit.homography.tobytes(), fit.lens, image_shape)
         cached = self._pixels_of.get(key)
         if cached is None:
-            to_small = np.diag([1 / SHRINK, 1 / SHRINK, 1.0]) @ homography
-            pixels = cv2.perspectiveTransform(self.points_mm, to_small)
+            pixels = fit.project(self.points_mm.reshape(-1, 2)) / SHRINK
             pixels += (1 / SHRINK - 1) / 2  # pixel centres: small (0, 0) is the big (1.5, 1.5)
-            pixels = pixels.reshape(-1, 2).astype(np.float32)
+            pixels = pixels.astype(np.float32)
             part = (slice(None), slice(None))
             height, width = image_shape[:2]
             low = np.maximum(np.floor(pixels.min(axis=0)).astype(int) - 1, 0)

@@ -26,10 +26,10 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 
-import cv2
 import numpy as np
 
 from hw import BoardProfile
+from vision.locate import BoardFit
 
 PALETTE_SRGB: dict[str, tuple[int, int, int]] = {
     "red": (200, 40, 40),
@@ -120,8 +120,7 @@ def luminance(bgr: np.ndarray, white: np.ndarray) -> float:
     return float(_SRGB_TO_XYZ[1] @ rgb)
 
 
-def paper_colours(image: np.ndarray, profile: BoardProfile,
-                  homography: np.ndarray) -> np.ndarray:
+def paper_colours(image: np.ndarray, profile: BoardProfile, fit: BoardFit) -> np.ndarray:
     """(markers, 3) the BGR colour (8-bit levels) of the white paper around each marker: the
     median of samples in a square band just outside its black square, overexposed ones left
     out while enough remain (NaN for a marker outside the picture)."""
@@ -133,8 +132,7 @@ def paper_colours(image: np.ndarray, profile: BoardProfile,
             for step in np.linspace(-reach, reach, 12):
                 points += [(marker.x + step, marker.y - reach), (marker.x + step, marker.y + reach),
                            (marker.x - reach, marker.y + step), (marker.x + reach, marker.y + step)]
-        board = np.array(points, np.float64).reshape(-1, 1, 2)
-        pixels = cv2.perspectiveTransform(board, np.asarray(homography, np.float64)).reshape(-1, 2)
+        pixels = fit.project(np.array(points, np.float64))
         inside = ((pixels >= 0) & (pixels <= (width - 1, height - 1))).all(axis=1)
         if inside.mean() < 0.5:
             continue
