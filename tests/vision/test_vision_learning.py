@@ -1,4 +1,4 @@
-"""BoardReader.learn: accepted positions move what the reader compares against, within bounds."""
+"""BoardReader.learn and relearn: accepted positions move what the reader compares against."""
 
 from __future__ import annotations
 
@@ -86,6 +86,30 @@ def test_learning_follows_a_darkening_evening() -> None:
                        color_temperature_k=5000 - 450 * step, gradient=0.08 * step)
         assert reader.read(image).holes == position
         assert reader.learn(image, position)
+
+
+def _lamp_switched_off(image: np.ndarray) -> np.ndarray:
+    """The frame with a warm lamp on its right switched off: that side darker and bluer."""
+    width = image.shape[1]
+    ramp = np.clip((np.arange(width) / width - 0.2) / 0.6, 0, 1)[None, :, None]
+    keep = 1 - 0.8 * ramp * np.array([0.2, 0.6, 1.0])  # BGR: the lamp's light is mostly red
+    return np.clip(image * keep, 0, 255).astype(np.uint8)
+
+
+def test_a_lamp_switched_off_mid_game_is_relearnt_from_the_accepted_position() -> None:
+    reader = _reader()
+    accepted, later = some_position(PROFILE, 3), some_position(PROFILE, 9)
+    now = _lamp_switched_off(_frame(accepted, noise_sigma=2.0))
+    after = _lamp_switched_off(render(PROFILE, later, RenderConditions(noise_sigma=2.0),
+                                      seed=8).image)
+    assert reader.read(after).occluded          # the table would wait for ever
+    assert not reader.learn(now, accepted)
+    assert reader.relearn(now, accepted)
+    reading = reader.read(after)
+    assert reading.holes == later and not reading.occluded
+    assert reader.learn(after, later)
+    with pytest.raises(ReadError, match="purple"):
+        reader.relearn(now, accepted | {"T0": "purple"})
 
 
 def test_interpolation_takes_the_nearest_change_and_fair_points_their_own() -> None:

@@ -43,6 +43,7 @@ from vision.reader.features import LOG_OFFSET, HoleFeatures, brightness, medians
 from vision.reader.holes import HoleSampler
 from vision.reader.hue import passing, ruled_out, without_ruled_out
 from vision.reader.learning import (
+    LEARN_RATE,
     MAX_DISAGREEMENT,
     SHADOW_REACH_MM,
     blend_features,
@@ -552,6 +553,28 @@ class BoardReader:
         looks and the bare board move `learning.LEARN_RATE` of the way towards this frame's
         (`vision.reader.learning`). True when learnt. Needs a reference (`ReadError`), as does a
         truth naming an unknown hole or a colour nobody plays."""
+        truth = self._truth(holes)
+        reading = self._read(self._same_camera(image))
+        evidence = reading.evidence
+        if reading.occluded or evidence is None or not evidence.nothing_over:
+            return False
+        disagreeing = sum(reading.holes[hole_id] != colour for hole_id, colour in holes.items())
+        if disagreeing > MAX_DISAGREEMENT:
+            return False
+        return self._learn_from(image, reading, truth, LEARN_RATE)
+
+    def relearn(self, image: np.ndarray, holes: Mapping[str, str | None]) -> bool:
+        """Learn the light anew from a frame that shows the position ``holes`` (as `learn`,
+        but all the way and whatever the frame reads: someone has checked that nothing is over
+        the board and the marbles stand as told). For light that changed at once, a lamp
+        switched on or off mid-game: the reader then reads, and `learn` follows, in the new
+        light. True when learnt; False when no hole holds what it held in the reference."""
+        truth = self._truth(holes)
+        return self._learn_from(image, self._read(self._same_camera(image)), truth, 1.0)
+
+    def _truth(self, holes: Mapping[str, str | None]) -> np.ndarray:
+        """(N,) every hole's class index in the truth ``holes``; `ReadError` without a
+        reference, for an unknown or missing hole, or for a colour nobody plays."""
         if self.prototypes is None or self.reference is None or self.baseline is None:
             raise ReadError("learning needs a reference frame")
         unknown = set(holes) ^ set(self.ids)
@@ -562,24 +585,24 @@ class BoardReader:
         for hole_id, colour in holes.items():
             if colour not in index:
                 raise ReadError(f"learn: {hole_id}: {colour!r} is no colour that plays")
-        reading = self._read(self._same_camera(image))
-        evidence = reading.evidence
-        if reading.occluded or evidence is None or not evidence.nothing_over:
-            return False
-        disagreeing = sum(reading.holes[hole_id] != colour for hole_id, colour in holes.items())
-        if disagreeing > MAX_DISAGREEMENT:
-            return False
-        truth = np.array([index[holes[hole_id]] for hole_id in self.ids])
+        return np.array([index[holes[hole_id]] for hole_id in self.ids])
+
+    def _learn_from(self, image: np.ndarray, reading: HoleReading, truth: np.ndarray,
+                    rate: float) -> bool:
+        """Move what the reader compares against ``rate`` of the way to ``image``'s looks,
+        ``truth`` (N,) being every hole's class (`vision.reader.learning`)."""
+        assert self.prototypes is not None and self.reference is not None
+        assert self.baseline is not None
         same = truth == self._start_classes
         if not same.any():
             return False
         centres = np.array([(hole.x, hole.y) for hole in self.profile.holes])
         features = reading.features
-        self.reference = blend_features(self.reference, features, same, centres)
+        self.reference = blend_features(self.reference, features, same, centres, rate)
         means = blend_means(self.prototypes.means,
                             features.vectors(self.prototypes.empty_paint),
                             features.vectors(self.prototypes.paint), truth, self._kinds[:, 2],
-                            _plain_track(self.profile), OWN_LOOK_LIMIT)
+                            _plain_track(self.profile), OWN_LOOK_LIMIT, rate)
         self.prototypes = replace(self.prototypes, means=means)
         playing = list(self.prototypes.seats)
         self._class_centres = class_centres(self._kennel_seats, playing, self.reference.centre,
@@ -593,7 +616,7 @@ class BoardReader:
         stored = np.concatenate([self._surface, rings])
         now = np.concatenate([self.grid.sample(image, reading.fit), features.ring])
         at_rings = np.arange(len(points)) >= len(self._surface)
-        board = blend_surface(stored, now, fair, points, anchors=at_rings)
+        board = blend_surface(stored, now, fair, points, anchors=at_rings, rate=rate)
         self._surface = board[:len(self._surface)]
         self.baseline = Baseline.learn(self.grid, self._surface, board[len(self._surface):],
                                        self._kennel_reach)
