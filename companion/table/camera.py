@@ -65,6 +65,7 @@ class CameraLoop:
         self._stop = threading.Event()
         self._fresh_start = threading.Event()
         self._reader: Any = None
+        self._reader_busy = threading.Lock()  # one reading, learning or relearning at a time
         self._last_frame: Frame | None = None
         self._last_reading: tuple[Frame, Any, Any] | None = None   # frame, reader, reading
         self._last_frame_at = clock()
@@ -78,7 +79,7 @@ class CameraLoop:
     def start(self) -> CameraLoop:
         """Start the grabber and the reading thread."""
         self.table.attach_camera(self.status, self.take_reference, self.latest_jpeg,
-                                 self.latest_image)
+                                 self.latest_image, self.relearn)
         for name, target in (("camera-grab", self._grab), ("camera-read", self._read_loop)):
             thread = threading.Thread(target=target, name=name, daemon=True)
             thread.start()
@@ -110,6 +111,27 @@ class CameraLoop:
         with self._lock:
             self._reader = reader
         self.table.camera_warnings(list(getattr(reader, "warnings", ())), reference=True)
+
+    def relearn(self) -> None:
+        """The reader learns the light anew from the newest frame read, as showing the board
+        the table holds (`BoardReader.relearn`; kennels arranged as the frame reads them).
+        RuntimeError before a frame or a reference, or when the reader refuses."""
+        with self._lock:
+            read, reader = self._last_reading, self._reader
+        relearn = getattr(reader, "relearn", None)
+        if read is None or relearn is None or getattr(reader, "reference", None) is None:
+            raise RuntimeError("the camera has no reference or no frame with the board yet")
+        frame, _, reading = read
+        truth = _arranged(self.table.profile, self.table.believed_holes(), reading.holes)
+        from vision.reader.board_reader import ReadError
+
+        with self._reader_busy:
+            try:
+                learnt = relearn(frame.image, truth)
+            except ReadError as error:
+                raise RuntimeError(str(error)) from None
+        if not learnt:
+            raise RuntimeError("no hole holds what it held in the reference")
 
     def latest_jpeg(self) -> bytes | None:
         """The newest frame as JPEG (for a dispute's snapshot), or None."""
@@ -207,7 +229,8 @@ class CameraLoop:
             with self._lock:
                 self._reader = reader
         try:
-            reading = reader.read(frame.image)
+            with self._reader_busy:
+                reading = reader.read(frame.image)
         except (LocateError, ReadError) as error:  # no board, or a frame unlike the reference
             with self._lock:
                 self._last_reading = None
@@ -234,7 +257,8 @@ class CameraLoop:
         from vision.reader.board_reader import ReadError
 
         try:
-            learn(frame.image, dict(holes))
+            with self._reader_busy:
+                learn(frame.image, dict(holes))
         except ReadError as error:
             log.info("camera: not learnt from the accepted position (%s)", error)
 
@@ -294,6 +318,25 @@ def _same_board(profile: Any, reading: Mapping[str, str | None],
         elif reading.get(hole.id) != believed.get(hole.id):
             return False
     return all(sorted(seen) == sorted(held) for seen, held in kennels.values())
+
+
+def _arranged(profile: Any, believed: Mapping[str, str | None],
+              read: Mapping[str, str | None]) -> dict[str, str | None]:
+    """The believed board with each kennel's marbles in the holes where the frame shows
+    something (their colour first, then ``"?"``, then the others): the table knows which
+    marbles a kennel holds, not in which of its holes."""
+    holes = dict(believed)
+    kennels: dict[int, list[str]] = {}
+    for hole in profile.holes:
+        if hole.kind == "kennel":
+            kennels.setdefault(hole.seat, []).append(hole.id)
+    for ids in kennels.values():
+        marbles = sorted(colour for hole_id in ids if (colour := believed.get(hole_id)))
+        ranked = sorted(ids, key=lambda hole_id: (read.get(hole_id) not in marbles,
+                                                  read.get(hole_id) != "?"))
+        for place, hole_id in enumerate(ranked):
+            holes[hole_id] = marbles[place] if place < len(marbles) else None
+    return holes
 
 
 def _jpeg(image: np.ndarray) -> bytes | None:

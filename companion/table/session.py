@@ -719,21 +719,41 @@ class Table:
             self._changed()
             return self._state()
 
+    def relearn_light(self) -> dict[str, Any]:
+        """The light changed at once (a lamp switched on or off): the reader learns it anew
+        from the current camera frame, which the referee has checked shows the board as the
+        table holds it with nothing over it."""
+        with self._lock:
+            hook = self._camera_hooks.get("relearn")
+        if hook is None:
+            raise TableError("there is no camera: learning the light needs one", 409)
+        try:
+            hook()
+        except Exception as error:  # the camera's or the reader's own error, in words
+            raise TableError(f"the light could not be learnt: {error}", 409) from None
+        with self._lock:
+            self._changed()
+            return self._state()
+
     # -- the camera loop's side ------------------------------------------------------------
 
     def attach_camera(self, status: str, take_reference: Callable[[], Any] | None,
                       jpeg: Callable[[], bytes | None] | None = None,
-                      image: Callable[[bool], bytes | None] | None = None) -> None:
+                      image: Callable[[bool], bytes | None] | None = None,
+                      relearn: Callable[[], Any] | None = None) -> None:
         """A camera loop feeds this table (``status``: ``reading`` or ``simulated``);
         ``take_reference()`` makes the newest frame the reference, ``jpeg()`` gives the
         newest frame as JPEG (kept before and after a disputed move), ``image(overlay)`` the
-        same with the reading drawn over it when ``overlay`` (:meth:`camera_image`)."""
+        same with the reading drawn over it when ``overlay`` (:meth:`camera_image`),
+        ``relearn()`` learns the light from the newest frame (:meth:`relearn_light`)."""
         if status not in CAMERA_STATUSES:
             raise ValueError(f"camera status {status!r} is not one of "
                              f"{', '.join(CAMERA_STATUSES)}")
         with self._lock:
             if take_reference is not None:
                 self._camera_hooks["take_reference"] = take_reference
+            if relearn is not None:
+                self._camera_hooks["relearn"] = relearn
             if jpeg is not None:
                 self._camera_hooks["jpeg"] = jpeg
             if image is not None:

@@ -180,3 +180,12 @@ def reference() -> Response:
     """Referee, at setup: the camera's current frame becomes the reader's reference."""
     json_body({})
     return answer(current_table().take_reference())
+
+
+@bp.post("/relearn")
+@referee_only
+def relearn() -> Response:
+    """Referee, mid-game after the light changed at once: the reader learns it anew from the
+    camera's current frame, which shows the board as the table holds it."""
+    json_body({})
+    return answer(current_table().relearn_light())

@@ -112,6 +112,9 @@ def page_texts() -> dict[str, object]:
         "revoke": gettext("Revoke"),
         "setup_started": gettext("New game started."),
         "reference_taken": gettext("Reference taken."),
+        "confirm_relearn": gettext("Does the board show exactly the position the table holds, "
+                                   "with no hand or thing over it?"),
+        "light_learnt": gettext("The camera learnt the new light."),
         "camera_reading": gettext("The camera reads the board."),
         "camera_lost": gettext("The camera lost the board."),
         "camera_manual": gettext("No camera: moves are entered by hand."),

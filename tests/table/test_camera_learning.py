@@ -1,5 +1,6 @@
 """The camera loop names marbles by the players' colours and teaches the reader each accepted
-position, on rendered frames with shuffled seat colours under light that drifts move by move."""
+position, on rendered frames with shuffled seat colours under light that drifts move by move,
+and learns the light anew when the referee says a lamp was switched."""
 
 from __future__ import annotations
 
@@ -9,10 +10,11 @@ from typing import Any
 
 import pytest
 
-from companion.table import Table
-from companion.table.camera import CameraLoop, _same_board
+from companion.table import Table, TableError
+from companion.table.camera import CameraLoop, _arranged, _same_board
 from hw import BoardProfile
 from tests.table.test_camera_loop import wait_for
+from tests.vision.test_vision_learning import lamp_switched_off
 from vision.reader.board_reader import BoardReader
 from vision.render import RenderConditions, render
 from vision.sources import SimulatedSource
@@ -86,3 +88,40 @@ def test_a_reading_is_the_believed_board_whichever_kennel_hole_holds_a_marble(
     assert _same_board(profile4, believed | {"K0.0": None, "K0.3": "red"}, believed)
     assert not _same_board(profile4, believed | {"T5": None, "T6": "red"}, believed)
     assert not _same_board(profile4, believed | {"K0.0": "blue"}, believed)
+
+
+def test_a_lamp_switched_off_mid_game_is_learnt_anew_when_the_referee_asks(
+        profile4: BoardProfile, tmp_path: Path) -> None:
+    table = Table(profile4, state_dir=tmp_path)
+    table.setup(_setup())
+    source = SimulatedSource(timeout=30)
+    stamp = [0.0]
+
+    def show(image: Any, frames: int = 2) -> None:
+        for _ in range(frames):
+            read = loop.frames_read
+            stamp[0] += 0.5
+            source.push(image, stamp[0])
+            wait_for(lambda read=read: loop.frames_read > read, "a frame")
+
+    with CameraLoop(table, source, simulated=True) as loop:
+        with pytest.raises(TableError, match="no reference"):
+            table.relearn_light()
+        start = table.believed_holes()
+        show(render(profile4, start, START).image, frames=1)
+        table.take_reference()
+        settled = loop.readings
+        show(lamp_switched_off(render(profile4, start, START).image), frames=3)
+        assert loop.readings == settled            # never settles: no move would be judged
+        table.relearn_light()
+        table.announce("A")
+        moved = start | {"K1.0": None, "T16": "red"}
+        show(lamp_switched_off(render(profile4, moved, START).image))
+        wait_for(lambda: table.state()["moves"] == 1, "the move in the new light")
+
+
+def test_relearning_takes_the_kennel_holes_the_frame_shows_full(profile4: BoardProfile) -> None:
+    believed = {hole.id: None for hole in profile4.holes} | {"K0.0": "red", "K0.1": "red"}
+    read = believed | {"K0.0": None, "K0.1": "?", "K0.3": "red"}
+    truth = _arranged(profile4, believed, read)
+    assert [truth[f"K0.{i}"] for i in range(4)] == [None, "red", None, "red"]

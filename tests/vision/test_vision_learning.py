@@ -88,7 +88,7 @@ def test_learning_follows_a_darkening_evening() -> None:
         assert reader.learn(image, position)
 
 
-def _lamp_switched_off(image: np.ndarray) -> np.ndarray:
+def lamp_switched_off(image: np.ndarray) -> np.ndarray:
     """The frame with a warm lamp on its right switched off: that side darker and bluer."""
     width = image.shape[1]
     ramp = np.clip((np.arange(width) / width - 0.2) / 0.6, 0, 1)[None, :, None]
@@ -99,8 +99,8 @@ def _lamp_switched_off(image: np.ndarray) -> np.ndarray:
 def test_a_lamp_switched_off_mid_game_is_relearnt_from_the_accepted_position() -> None:
     reader = _reader()
     accepted, later = some_position(PROFILE, 3), some_position(PROFILE, 9)
-    now = _lamp_switched_off(_frame(accepted, noise_sigma=2.0))
-    after = _lamp_switched_off(render(PROFILE, later, RenderConditions(noise_sigma=2.0),
+    now = lamp_switched_off(_frame(accepted, noise_sigma=2.0))
+    after = lamp_switched_off(render(PROFILE, later, RenderConditions(noise_sigma=2.0),
                                       seed=8).image)
     assert reader.read(after).occluded          # the table would wait for ever
     assert not reader.learn(now, accepted)

@@ -108,6 +108,12 @@ def test_reference_without_a_camera_is_a_conflict(ref: Client) -> None:
     assert response.status_code == 409 and "camera" in response.get_json()["error"]
 
 
+def test_relearning_the_light_without_a_camera_is_a_conflict(ref: Client) -> None:
+    response = ref.post("/api/relearn", {})
+    assert response.status_code == 409 and "camera" in response.get_json()["error"]
+    assert ref.post("/api/relearn", {"now": True}).status_code == 400
+
+
 def test_a_kept_snapshot_is_served_as_jpeg(ref: Client, tmp_path: Path) -> None:
     from companion.table.snapshots import SnapshotStore
 

@@ -50,7 +50,7 @@ ACTIONS: list[tuple[str, dict[str, Any]]] = [
     ("/api/observe", {"holes": {}})]
 REFEREE_ACTIONS: list[tuple[str, dict[str, Any]]] = [
     ("/api/setup", SETUP), ("/api/undo", {}), ("/api/override", {}), ("/api/reference", {}),
-    ("/api/seats/0/revoke", {})]
+    ("/api/relearn", {}), ("/api/seats/0/revoke", {})]
 
 
 def unchanged(table: Table, tmp_path: Path) -> tuple[Any, ...]:

@@ -258,7 +258,8 @@ def overexposed_reader(reference: Any) -> Any:
 def test_camera_image_settings_and_the_exchange(tmp_path: Path,
                                                 open_page: Callable[..., Any]) -> None:
     """The camera view shows the live image and fetches it again; a reader's warning reads in
-    German; the referee changes the settings; the seat to move ends the partner exchange."""
+    German; the referee changes the settings and has the camera learn the light anew; the seat
+    to move ends the partner exchange."""
     from playwright.sync_api import expect
 
     table = Table(load_profile("brandi-4"), simulated=True,
@@ -290,6 +291,12 @@ def test_camera_image_settings_and_the_exchange(tmp_path: Path,
         referee.click("#login-submit")
         expect(referee.locator("#settle-time")).to_have_text("2.5 s")
         assert table.state()["settings"] == {"brightness": 1.0, "night": True, "settle_s": 2.5}
+
+        table.take_reference()                          # a lamp switched: the light learnt anew
+        referee.click('nav a[data-view="calibration"]')
+        referee.once("dialog", lambda dialog: dialog.accept())
+        referee.click("#relearn-light")
+        expect(referee.locator("#toast")).to_have_text("Die Kamera hat das neue Licht gelernt.")
 
         referee.click('nav a[data-view="board"]')
         expect(referee.locator("#exchange")).to_be_visible()

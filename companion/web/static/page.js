@@ -810,6 +810,12 @@ async function takeReference() {
   if (answer) $("reference-state").textContent = texts.reference_taken;
 }
 
+async function relearnLight() {
+  if (!isReferee()) { openLogin(relearnLight); return; }
+  if (!window.confirm(texts.confirm_relearn)) return;
+  if (await send("/api/relearn", {})) toast(texts.light_learnt);
+}
+
 // ---- referee login ------------------------------------------------------------------------
 
 function openLogin(then) {
@@ -920,6 +926,7 @@ function wire() {
   form.addEventListener("input", () => { form.dataset.edited = "yes"; setupDealers(); });
   form.addEventListener("submit", startGame);
   $("take-reference").addEventListener("click", takeReference);
+  $("relearn-light").addEventListener("click", relearnLight);
   $("exchange-done").addEventListener("click", () => send("/api/exchange", {}));
   const settings = $("settings-form");
   settings.addEventListener("input", () => { settings.dataset.edited = "yes"; showBrightness(); });
