@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from hw import load_profile
 from tests.vision.conftest import some_position
 from vision.reader.board_reader import BoardReader
+from vision.reader.features import CLIPPED_LOG
 from vision.reader.match import changed_holes
 from vision.render import RenderConditions, render, start_occupancy
 
@@ -60,3 +63,33 @@ def test_a_large_colour_change_counts_whatever_the_disc_pattern() -> None:
     changed = changed_holes(reading.features, reader.reference, matching, noise=0.0)
     moved = np.array([start[hole.id] != later[hole.id] for hole in profile.holes])
     assert changed.any() and not (changed & ~moved).any()
+
+
+def test_a_marble_come_into_a_glared_dimple_changed_it() -> None:
+    """Where glare overexposes the ring in both frames, a centre much darker than the light
+    over the board explains has changed (a marble in it); a little darker, or a glare that
+    left, does not count."""
+    profile = load_profile("brandi-4")
+    start = start_occupancy(profile)
+    reference = render(profile, start, RenderConditions(), seed=3).image
+    reader = BoardReader(profile, reference)
+    reading = reader.read(render(profile, start, RenderConditions(), seed=5).image)
+    stored = reader.reference
+    assert stored is not None and reading.pairs is not None
+    hole = [h.id for h in profile.holes].index("T20")
+    glared_ring = stored.ring.copy()
+    glared_ring[hole] = CLIPPED_LOG + 0.1
+    glared = replace(stored, ring=glared_ring)
+    clipped_now = reading.features.ring_clipped.copy()
+    clipped_now[hole] = True
+
+    def changed(darker: float, glare_now: bool) -> bool:
+        centre = reading.features.centre.copy()
+        centre[hole] = stored.centre[hole] - darker
+        now = replace(reading.features, centre=centre,
+                      ring_clipped=clipped_now if glare_now else reading.features.ring_clipped)
+        return bool(changed_holes(now, glared, reading.pairs.disc_match, noise=0.0)[hole])
+
+    assert changed(1.5, glare_now=True)
+    assert not changed(0.5, glare_now=True)
+    assert not changed(1.5, glare_now=False)

@@ -138,9 +138,19 @@ def changed_holes(now: HoleFeatures, reference: HoleFeatures, disc_match: np.nda
     share of noise) whatever the pattern (light from one side shades a marble and a dimple
     alike). A lamp moved since the reference moves the highlights in an empty dimple, but
     seldom changes its colour this much too. Where the ring is overexposed in either frame (a
-    glare spot) the light there is unknown: no hole there counts as changed."""
+    glare spot) the light there is unknown; but where it is overexposed in both, the glare
+    stayed: a centre darker by `CHANGED_ALONE` in every channel than the change of light over
+    the rest of the board (the median of the other rings') is a marble come into a glared
+    dimple. No other hole under glare counts as changed."""
     clipped = ring_overexposed(now, reference)
-    change = np.abs(now.centre - reference.centre - (now.ring - reference.ring)).max(axis=1)
+    light = now.ring - reference.ring
+    change = np.abs(now.centre - reference.centre - light).max(axis=1)
     beyond_noise = change - CHANGED_NOISE * noise
-    return np.asarray((((beyond_noise >= CHANGED_LOOK) & (disc_match <= CHANGED_DISC))
-                       | (beyond_noise >= CHANGED_ALONE)) & ~clipped)
+    changed = (((beyond_noise >= CHANGED_LOOK) & (disc_match <= CHANGED_DISC))
+               | (beyond_noise >= CHANGED_ALONE)) & ~clipped
+    glared = now.ring_clipped.any(axis=1) & (reference.ring >= CLIPPED_LOG).any(axis=1)
+    if glared.any() and (~clipped).any():
+        board = np.median(light[~clipped], axis=0)
+        darker = (reference.centre - now.centre + board).min(axis=1) - CHANGED_NOISE * noise
+        changed |= glared & ~now.centre_clipped.any(axis=1) & (darker >= CHANGED_ALONE)
+    return np.asarray(changed)
