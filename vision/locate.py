@@ -190,8 +190,8 @@ def fit_homography(points_mm: np.ndarray, points_px: np.ndarray) -> tuple[np.nda
 
 
 class Locator:
-    """Locates one board profile in successive frames of one camera, whose ``lens`` distorts
-    them (None: it does not; the fits then carry it)."""
+    """Locates one board profile in successive frames of one camera, whose frames ``lens``
+    distorts (None: a straight camera); every fit it makes carries the lens."""
 
     def __init__(self, profile: BoardProfile, lens: Lens | None = None) -> None:
         self.profile = profile
