@@ -705,15 +705,8 @@ class Table:
     def take_reference(self) -> dict[str, Any]:
         """The current camera frame becomes the reader's reference (every marble in its
         kennel)."""
-        with self._lock:
-            hook = self._camera_hooks.get("take_reference")
-        if hook is None:
-            raise TableError("there is no camera: a reference frame needs one", 409)
-        try:
-            hook()
-        except Exception as error:  # the camera's own error, in words
-            raise TableError(f"the reference frame could not be taken: {error}", 409) \
-                from None
+        self._camera_hook("take_reference", "a reference frame needs one",
+                          "the reference frame could not be taken")
         with self._lock:
             self._camera["reference"] = True
             self._changed()
@@ -723,17 +716,23 @@ class Table:
         """The light changed at once (a lamp switched on or off): the reader learns it anew
         from the current camera frame, which the referee has checked shows the board as the
         table holds it with nothing over it."""
-        with self._lock:
-            hook = self._camera_hooks.get("relearn")
-        if hook is None:
-            raise TableError("there is no camera: learning the light needs one", 409)
-        try:
-            hook()
-        except Exception as error:  # the camera's or the reader's own error, in words
-            raise TableError(f"the light could not be learnt: {error}", 409) from None
+        self._camera_hook("relearn", "learning the light needs one",
+                          "the light could not be learnt")
         with self._lock:
             self._changed()
             return self._state()
+
+    def _camera_hook(self, name: str, needs: str, failed: str) -> None:
+        """Call the camera loop's hook ``name``: `TableError` 409 without a camera (``needs``
+        says what for) or with the camera's or reader's own error after ``failed``."""
+        with self._lock:
+            hook = self._camera_hooks.get(name)
+        if hook is None:
+            raise TableError(f"there is no camera: {needs}", 409)
+        try:
+            hook()
+        except Exception as error:  # the camera's or the reader's own error, in words
+            raise TableError(f"{failed}: {error}", 409) from None
 
     # -- the camera loop's side ------------------------------------------------------------
 
