@@ -23,6 +23,22 @@ START = RenderConditions(width=640, height=480, light_level=1.1, color_temperatu
 SHUFFLED = ("blue", "red", "yellow", "green")   # seat 0 plays blue, seat 1 red, ...
 
 
+class Frames(SimulatedSource):
+    """A simulated camera whose frames come half a second apart."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=30)
+        self.stamp = 0.0
+
+    def show(self, loop: CameraLoop, image: Any, frames: int = 2) -> None:
+        """Push ``image`` ``frames`` times, each once the loop has read the one before."""
+        for _ in range(frames):
+            read = loop.frames_read
+            self.stamp += 0.5
+            self.push(image, self.stamp)
+            wait_for(lambda read=read: loop.frames_read > read, "a frame")
+
+
 def _setup() -> dict[str, Any]:
     return {"rules": "swiss", "board": 4, "first_dealer": 0,
             "players": [{"name": f"P{seat}", "color": colour, "at": seat}
@@ -50,17 +66,11 @@ def test_accepted_positions_teach_the_reader_the_players_colours_in_drifting_lig
     monkeypatch.setattr(BoardReader, "learn", spy)
     table = Table(profile4, state_dir=tmp_path)
     table.setup(_setup())
-    source = SimulatedSource(timeout=30)
-    stamp = [0.0]
+    source = Frames()
 
     def show(holes: dict[str, str | None], conditions: RenderConditions,
              frames: int = 2) -> None:
-        image = render(profile4, holes, conditions).image
-        for _ in range(frames):
-            read = loop.frames_read
-            stamp[0] += 0.5
-            source.push(image, stamp[0])
-            wait_for(lambda read=read: loop.frames_read > read, "a frame")
+        source.show(loop, render(profile4, holes, conditions).image, frames)
 
     with CameraLoop(table, source, simulated=True) as loop:
         start = table.believed_holes()
@@ -94,15 +104,10 @@ def test_a_lamp_switched_off_mid_game_is_learnt_anew_when_the_referee_asks(
         profile4: BoardProfile, tmp_path: Path) -> None:
     table = Table(profile4, state_dir=tmp_path)
     table.setup(_setup())
-    source = SimulatedSource(timeout=30)
-    stamp = [0.0]
+    source = Frames()
 
     def show(image: Any, frames: int = 2) -> None:
-        for _ in range(frames):
-            read = loop.frames_read
-            stamp[0] += 0.5
-            source.push(image, stamp[0])
-            wait_for(lambda read=read: loop.frames_read > read, "a frame")
+        source.show(loop, image, frames)
 
     with CameraLoop(table, source, simulated=True) as loop:
         with pytest.raises(TableError, match="no reference"):
