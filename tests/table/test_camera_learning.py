@@ -8,13 +8,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from companion.table import Table, TableError
 from companion.table.camera import CameraLoop, _arranged, _same_board
 from hw import BoardProfile
 from tests.table.test_camera_loop import wait_for
-from tests.vision.test_vision_learning import lamp_switched_off
 from vision.reader.board_reader import BoardReader
 from vision.render import RenderConditions, render
 from vision.sources import SimulatedSource
@@ -37,6 +37,15 @@ class Frames(SimulatedSource):
             self.stamp += 0.5
             self.push(image, self.stamp)
             wait_for(lambda read=read: loop.frames_read > read, "a frame")
+
+
+def shaded_lamp_switched_off(image: Any) -> Any:
+    """The frame with a lamp switched off that lit the board beyond a shade's sharp edge, 40 %
+    of the width from the left: there darker and bluer. (Light that changes gently the reader
+    follows by itself.)"""
+    beyond = (np.arange(image.shape[1]) > 0.4 * image.shape[1])[None, :, None]
+    keep = 1 - 0.75 * beyond * np.array([0.3, 0.7, 1.0])  # BGR: the lamp's light is mostly red
+    return np.clip(image * keep, 0, 255).astype(np.uint8)
 
 
 def _setup() -> dict[str, Any]:
@@ -116,12 +125,12 @@ def test_a_lamp_switched_off_mid_game_is_learnt_anew_when_the_referee_asks(
         show(render(profile4, start, START).image, frames=1)
         table.take_reference()
         settled = loop.readings
-        show(lamp_switched_off(render(profile4, start, START).image), frames=3)
+        show(shaded_lamp_switched_off(render(profile4, start, START).image), frames=3)
         assert loop.readings == settled            # never settles: no move would be judged
         table.relearn_light()
         table.announce("A")
         moved = start | {"K1.0": None, "T16": "red"}
-        show(lamp_switched_off(render(profile4, moved, START).image))
+        show(shaded_lamp_switched_off(render(profile4, moved, START).image))
         wait_for(lambda: table.state()["moves"] == 1, "the move in the new light")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -11,6 +12,8 @@ from tests.vision.conftest import benchmark_case, some_position
 from vision.reader.board_reader import EMPTIED_DOUBT, BoardReader
 from vision.reader.occlusion import (
     AVERAGE_MM,
+    GRAIN_HOLES,
+    GRAIN_MATCH,
     GRID_CELLS,
     GRID_MM,
     STRAY_REGION_MM2,
@@ -18,6 +21,7 @@ from vision.reader.occlusion import (
     SurfaceGrid,
     nothing_over_board,
     region_share,
+    without_grain_shown,
 )
 from vision.render import RenderConditions, render, start_occupancy
 
@@ -82,6 +86,27 @@ def test_region_share_is_the_covered_part_of_the_square_around_a_hole(brandi4):
     assert share[0] == side * reach / side ** 2
     far = np.hypot(rows - rows[0], cols - cols[0]) > side
     assert not share[far].any()
+
+
+def test_a_region_through_which_the_grain_shows_is_light_not_a_thing(brandi4):
+    grid = SurfaceGrid.for_profile(brandi4)
+    rows, cols = grid.ring_cells
+    track = [index for index, hole in enumerate(brandi4.holes) if hole.kind == "track"]
+    band = np.zeros(grid.shape, np.uint8)  # a band along three neighbouring track holes
+    ends = [(int(cols[index]), int(rows[index])) for index in (track[0], track[GRAIN_HOLES - 1])]
+    cv2.line(band, *ends, 1, 3)
+    region = band.astype(bool)
+    lone = np.zeros(grid.shape, bool)
+    lone[rows[track[40]] - 1:rows[track[40]] + 2, cols[track[40]] - 1:cols[track[40]] + 2] = True
+    matches = np.zeros(len(brandi4.holes))
+    # A hand hides the grain: its region stays.
+    assert (without_grain_shown(grid, region | lone, matches) == (region | lone)).all()
+    # A lamp switched off leaves the grain in view: that region goes, the other one stays.
+    matches[track[:GRAIN_HOLES]] = GRAIN_MATCH + 0.1
+    assert (without_grain_shown(grid, region | lone, matches) == lone).all()
+    # Over fewer holes the grain says too little (a fingertip over thin paint).
+    matches[track[40]] = 1.0
+    assert (without_grain_shown(grid, lone, matches) == lone).all()
 
 
 def test_small_regions_inside_the_board_are_strays_not_a_hand(brandi4):

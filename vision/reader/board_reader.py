@@ -67,6 +67,7 @@ from vision.reader.occlusion import (
     nothing_over_board,
     region_distance,
     region_share,
+    without_grain_shown,
 )
 from vision.reader.palette import balanced_lab, linear_bgr, name_seats, paper_colours
 from vision.reader.seats import playing_seats
@@ -509,8 +510,9 @@ class BoardReader:
             if self.learned.match is not None:
                 scores = class_scores(self.learned.match, pairs)
             assert self.baseline is not None
-            regions = self.baseline.foreign_regions(self.grid.sample(image, fit),
-                                                    features.ring)
+            region, ring_changed, noise = self.baseline.foreign_regions(
+                self.grid.sample(image, fit), features.ring)
+            regions = (without_grain_shown(self.grid, region, patterns[0]), ring_changed, noise)
             scores = without_ruled_out(
                 scores, self._ruled_out(features, prototypes, pairs, noise=regions[2]))
             evidence = self._evidence(features, prototypes, distance, scores, patterns,

@@ -47,6 +47,9 @@ KENNEL_SLACK = 0.06  # log colour change around a full kennel that its marbles e
 GLINT_SCALE_MM = 40.0  # a glint is brighter than the board this far around it ...
 GLINT_LIMIT = 0.08  # ... by this much (log brightness)
 RING_REACH_MM = 12.0  # a changed ring stands for this much board around its hole
+GRAIN_HOLES = 3  # a region over this many holes or more ...
+GRAIN_MATCH = 0.6  # ... whose rings show the reference's grain this well (median) is light
+GRAIN_REACH_MM = 6.0  # the holes within this of a region are the ones it lies over
 BLIND_MARGIN = 0.15  # log: how far below clipping a channel must be to tell a colour there
 BLIND_MIN_POINTS = 50  # unclipped surface points needed to tell the board's typical colour
 DRIFT_SUBSAMPLE = 5  # every so many surface points estimate the board-wide light change
@@ -418,6 +421,28 @@ def nothing_over_board(grid: SurfaceGrid, region: np.ndarray) -> bool:
     count, labels = cv2.connectedComponents(region.astype(np.uint8), connectivity=8)
     area = np.bincount(labels.reshape(-1), minlength=count)[1:] * grid.spacing_mm ** 2
     return bool(area.max() < STRAY_REGION_MM2 and not region[grid.edge].any())
+
+
+def without_grain_shown(grid: SurfaceGrid, region: np.ndarray,
+                        ring_match: np.ndarray) -> np.ndarray:
+    """The region without its parts through which the board's grain still shows: over
+    `GRAIN_HOLES` holes or more whose rings' brightness patterns match the reference's by
+    `GRAIN_MATCH` or more (median). A lamp switched on, off or moved changes the board's
+    colour there the way a thing would, but a hand or a card hides the grain (on both
+    renderers, regions of a hand over three holes or more match at most 0.40; light changes
+    without a hand 0.80 and more)."""
+    if not region.any():
+        return region
+    count, labels = cv2.connectedComponents(region.astype(np.uint8), connectivity=8)
+    rows, cols = grid.ring_cells
+    kept = region.copy()
+    for label in range(1, count):
+        part = labels == label
+        apart = cv2.distanceTransform((~part).astype(np.uint8), cv2.DIST_L2, 3)
+        over = (apart[rows, cols] * grid.spacing_mm) <= GRAIN_REACH_MM
+        if over.sum() >= GRAIN_HOLES and np.median(ring_match[over]) >= GRAIN_MATCH:
+            kept &= ~part
+    return kept
 
 
 def region_distance(grid: SurfaceGrid, region: np.ndarray) -> np.ndarray:
