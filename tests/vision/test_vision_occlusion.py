@@ -8,8 +8,9 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.conftest import benchmark_case, some_position
-from vision.reader.board_reader import EMPTIED_DOUBT, BoardReader
+from tests.vision.conftest import benchmark_case, rendered_start, some_position
+from vision.reader import board_reader
+from vision.reader.board_reader import EMPTIED_DOUBT, UNCHANGED_DISC, BoardReader
 from vision.reader.occlusion import (
     AVERAGE_MM,
     GRAIN_HOLES,
@@ -262,6 +263,34 @@ def test_a_doubted_hole_the_census_finds_empty_sets_occluded():
     assert doubt[reader.ids.index("T37")] >= EMPTIED_DOUBT
     assert reading.holes == occupancy
     assert reading.occluded
+
+
+def test_a_doubted_empty_hole_whose_disc_looks_as_in_the_reference_sets_no_flag(
+        brandi4, monkeypatch):
+    # Path-traced 0151: a lamp moved since the reference changes the rings of some empty
+    # holes; the trust network doubts them clearly and the census reads them empty, but their
+    # discs show the reference's pattern still (`UNCHANGED_DISC`): no finger is over them.
+    # (The hole is doubted whatever `trust.evident` says: a clean frame makes it evident.)
+    reader = BoardReader(brandi4, rendered_start("brandi-4").image)
+    position = some_position(brandi4, 4)
+    frame = render(brandi4, position, RenderConditions(), seed=3)
+    assert reader.learned is not None and reader.learned.trust is not None
+    trust = reader.learned.trust
+    empty_track = next(index for index, hole in enumerate(brandi4.holes)
+                       if hole.kind == "track" and position[hole.id] is None)
+    plain_logits = type(trust).logits
+
+    def doubting(network, rows):
+        logits = plain_logits(network, rows).copy()
+        logits[empty_track] = trust.threshold - EMPTIED_DOUBT - 3.0
+        return logits
+
+    monkeypatch.setattr(type(trust), "logits", doubting)
+    monkeypatch.setattr(board_reader, "evident", lambda evidence, start: np.zeros_like(start, bool))
+    reading = reader.read(frame.image)
+    assert reading.evidence is not None
+    assert reading.evidence.disc_match[empty_track] >= UNCHANGED_DISC
+    assert reading.holes == position and not reading.occluded
 
 
 @pytest.mark.parametrize(("added", "left"), [(60.0, 0.0), (400.0, 0.0), (400.0, 40.0)],

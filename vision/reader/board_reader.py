@@ -100,6 +100,9 @@ TOUCH_REACH_MM = 20.0
 # marble: a finger the occlusion test missed (on the training renderer's held-out seeds 31-34,
 # 2 235 cases, 18 boards with a hand over a hole and no such hole without one).
 EMPTIED_DOUBT = 2.0
+# ... unless the hole was empty in the reference and its disc still shows the reference's
+# brightness pattern this well (correlation): nothing hides it.
+UNCHANGED_DISC = 0.85
 
 # Without a reference frame: how each marble typically looks against the plain board around
 # it (the colour features below: log B, G, R ratio and unevenness), measured with this reader
@@ -481,6 +484,11 @@ class BoardReader:
         fit = self.locator.locate(image)
         return fit, HoleFeatures.measure(self.sampler.sample(image, fit))
 
+    def _disc_unchanged(self, evidence: HoleEvidence) -> np.ndarray:
+        """(N,) holes empty in the reference whose disc still shows the reference's pattern
+        (`UNCHANGED_DISC`): no finger hides them, whatever else changed (a lamp moved)."""
+        return (self._start_classes == 0) & (evidence.disc_match >= UNCHANGED_DISC)
+
     def _spread_to_doubtful(self, hidden: np.ndarray, doubtful: np.ndarray) -> np.ndarray:
         """Also hide doubtful holes next to hidden ones (the hand's edge), transitively."""
         hidden = hidden.copy()
@@ -521,7 +529,8 @@ class BoardReader:
             if self.learned.trust is not None:
                 doubt = self.learned.trust.threshold - self.learned.trust.logits(evidence.matrix())
                 hidden |= (doubt > 0) & ~evident(evidence, self._start_classes)
-                clearly_doubted = hidden & (doubt >= EMPTIED_DOUBT)
+                clearly_doubted = hidden & (doubt >= EMPTIED_DOUBT) & ~self._disc_unchanged(
+                    evidence)
         else:
             hidden = self._doubtful_without_reference(features, distance)
         best = scores.argmax(axis=0)
