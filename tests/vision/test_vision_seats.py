@@ -155,9 +155,18 @@ def test_dull_glass_where_dimples_glint_plays(aluminium_start):
     assert (unlike_dimples(profile, dull, home) < 1.0).all()
 
 
-def test_an_overexposed_kennel_is_left_to_the_other_cues(aluminium_start):
-    # A centre that may be clipped tells neither colour nor unevenness: it is not "unlike".
+def test_an_overexposed_kennel_counts_by_how_much_brighter_than_a_dimple_it_is(
+        aluminium_start):
+    # A centre that may be clipped tells neither colour nor unevenness, only that it is at
+    # least this bright: far brighter than the dimples in its light is white glass over a
+    # white band (path-traced 0171, 0181); as bright as they are tells nothing.
     profile, features = aluminium_start
-    kennel, _ = _kennel_and_home(profile, 3)
-    clipped = _with_kennel_centres(features, kennel, np.log(np.full(3, 255.0) + LOG_OFFSET), 0.0)
-    assert (unlike_dimples(profile, clipped, kennel) == 0.0).all()
+    kennel, home = _kennel_and_home(profile, 3)
+    white = np.log(np.full(3, 255.0) + LOG_OFFSET)
+    glass = _with_kennel_centres(features, kennel, white, 0.0)
+    assert (unlike_dimples(profile, glass, kennel) > 1.0).all()
+    assert 3 in playing_seats(profile, glass)
+    bright_dimples = features.centre.copy()
+    bright_dimples[home] = np.log(np.full(3, 230.0) + LOG_OFFSET)
+    both = _with_kennel_centres(replace(features, centre=bright_dimples), kennel, white, 0.0)
+    assert (unlike_dimples(profile, both, kennel) < 1.0).all()

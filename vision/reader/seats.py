@@ -24,7 +24,9 @@ dimple of that colour, and dull white glass on grey aluminium for a dimple witho
 So a seat also plays when most of its kennel holes are unlike the empty home dimples in
 similar light (`unlike_dimples`): a kennel hole is drilled as a home hole and, empty, unpainted
 inside as it, so its centre shows the same colour balance and the same unevenness relative to
-its brightness, whatever paint lies around it; a marble shows its own.
+its brightness, whatever paint lies around it; a marble shows its own. Where a centre is
+overexposed (white glass over a white band in bright light), it shows only that it is much
+brighter than those dimples.
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ CLIP_SLACK = 0.25  # how far (log) an overexposed surface or centre may lie beyo
 TINT_LIMIT = 1.0  # log colour balance of a centre beyond the home dimples' that holds a marble
 UNEVEN_LIMIT = 1.0  # log unevenness (relative to the centre's brightness) beyond theirs, either way
 DIMPLE_SPREADS = 3.0  # ... beyond so many of the home dimples' own spreads
+BRIGHTER_LIMIT = float(np.log(1.6))  # log brightness of an overexposed centre beyond theirs
 SIMILAR_DIMPLES = 8  # home holes in the most similar light that show the empty dimple's look
 _CLIPPED = float(np.log(NEAR_CLIPPED + LOG_OFFSET))
 _LUMA = np.array([0.114, 0.587, 0.299])  # B, G, R weights of brightness as JPEG keeps it
@@ -79,8 +82,10 @@ def unlike_dimples(profile: BoardProfile, features: HoleFeatures,
     limits (above 1: a marble): its centre's colour balance (`TINT_LIMIT`) or its
     unevenness relative to its brightness (`UNEVEN_LIMIT`, either way), each beyond
     `DIMPLE_SPREADS` of the spread among the `SIMILAR_DIMPLES` home holes in the most similar
-    light. Holes whose centre may be overexposed (no colour, no unevenness to tell) are 0,
-    and so is every hole when fewer than three home holes show theirs."""
+    light. A hole whose centre may be overexposed shows no colour or unevenness to tell: it
+    counts by how much brighter than those dimples it is at least (`BRIGHTER_LIMIT`: white
+    glass over a white band, where the empty dimple would show its unpainted inside). Every
+    hole is 0 when fewer than three home holes show theirs."""
     home = np.flatnonzero([h.kind == "home" for h in profile.holes])
     clipped = np.asarray((features.centre >= _CLIPPED).any(axis=1))
     home = home[~clipped[home]]
@@ -102,7 +107,9 @@ def unlike_dimples(profile: BoardProfile, features: HoleFeatures,
                              - DIMPLE_SPREADS * balance_spread, 0.0)
     unlike = np.maximum(uneven_gap / UNEVEN_LIMIT,
                         np.sqrt((balance_gap ** 2).sum(axis=1)) / TINT_LIMIT)
-    return np.where(clipped[holes], 0.0, unlike)
+    typical_light, _ = _masked_median(light[similar], np.ones(similar.shape, bool))
+    brighter = np.log(light[holes] / np.maximum(typical_light, 1.0)) / BRIGHTER_LIMIT
+    return np.where(clipped[holes], np.maximum(brighter, 0.0), unlike)
 
 
 def _lower_median(values: np.ndarray) -> float:
