@@ -237,3 +237,33 @@ def test_an_overexposed_kennel_whose_marbles_still_show_keeps_the_count(brandi6)
     assert "kennel_overexposed" in {warning.code for warning in reader.warnings}
     assert reader.prototypes.seats == tuple(range(6))
     assert reader.census is not None and reader.census.counted
+
+
+def _three_blue(runner_up: float, empty: float, last: int = 0) -> np.ndarray:
+    """Scores of three holes read blue (two marbles; the weakest, hole 2, with these red and
+    empty scores), one red, `last`, and three holes in doubt (more than the count resolves)."""
+    scores = scores_for(2, 2, 2, 1, last, 0, 0, 0, confident=20.0)
+    scores[:, 2] = (empty, runner_up, 7.0)
+    return scores
+
+
+def _settled(scores: np.ndarray, reach: float = 200.0, nothing_over: bool = True) -> list[int]:
+    labels = scores.argmax(axis=0)
+    labels[5:] = UNKNOWN
+    reach_now = np.full(labels.size, reach)
+    reach_now[5:] = AT_REGION_MM  # the holes in doubt stay so (a stray region there)
+    return TWO_EACH.settle(scores, labels, reach_now, nothing_over).tolist()
+
+
+def test_a_surplus_colour_gives_way_to_a_clear_runner_up_with_marbles_unseen():
+    # Path-traced 0179: six marbles read blue where four are seen for sure, two of them with
+    # black a clear second, and hands the occlusion test missed leave other holes in doubt.
+    assert _settled(_three_blue(2.0, -10.0)) == [2, 2, 1, 1, 0] + [UNKNOWN] * 3
+
+
+def test_a_surplus_hole_keeps_its_doubt_where_the_runner_up_is_unclear_or_full():
+    assert _settled(_three_blue(2.0, -4.0))[2] == UNKNOWN  # empty too close behind red
+    assert _settled(_three_blue(-2.0, -20.0))[2] == UNKNOWN  # red too far behind blue
+    assert _settled(_three_blue(2.0, -10.0, last=1))[2] == UNKNOWN  # both reds are seen
+    assert _settled(_three_blue(2.0, -10.0), reach=AT_REGION_MM)[2] == UNKNOWN
+    assert _settled(_three_blue(2.0, -10.0), nothing_over=False)[2] == UNKNOWN

@@ -18,6 +18,11 @@ something else"):
   resolved.) When more holes than the count needs would take a change almost equally well
   (within `AMBIGUOUS` log-odds: "the missing black is one of these two"), picking one would be
   a guess: they all become ``"?"``.
+* **Too many of a colour, the runner-up clear**: when nothing is over the board, a hole
+  hidden for a surplus colour takes its second-best colour if that one beats every other
+  class clearly (`RUNNER_UP_MARGIN`), is within `MAX_COST` of the surplus colour, and still
+  has marbles not seen: two dark glass marbles read blue where four blue ones are seen are the
+  two black ones, whatever else lies in doubt.
 * **Every marble it could hold seen, a hand about**: a hole in doubt that no hand or card
   reaches is empty when every marble it could hold is already in another hole: all marbles
   for a track hole, its own seat's for a kennel or home hole (they hold no other).
@@ -40,6 +45,7 @@ UNKNOWN = -1  # label of a hole in doubt
 MAX_COST = 8.0  # most log-odds the census may overrule one hole's best class by
 MAX_DOUBT = 2  # most holes in doubt the count may resolve when nothing is over the board
 AMBIGUOUS = 1.5  # log-odds within which two holes are equally good homes for a change
+RUNNER_UP_MARGIN = 8.0  # log-odds by which a surplus hole's runner-up colour beats the rest
 
 
 @dataclass(frozen=True)
@@ -72,6 +78,8 @@ class Census:
         settled = self._at_most(log_odds, labels)
         if not self.counted:
             return settled
+        if nothing_over:
+            settled = self._runner_up(log_odds, labels, settled, reach)
         # A hole in doubt away from hands is empty when every marble it could hold is seen
         # elsewhere. (A hole just hidden for a surplus colour showed something: it stays "?".)
         missing = self._counts(settled) < self.capacity[1:]
@@ -96,6 +104,27 @@ class Census:
                 others = np.delete(log_odds[:, holes], colour, axis=0).max(axis=0)
                 margin = log_odds[colour, holes] - others
                 settled[holes[np.argsort(margin)[:excess]]] = UNKNOWN
+        return settled
+
+    def _runner_up(self, log_odds: np.ndarray, labels: np.ndarray, settled: np.ndarray,
+                   reach: np.ndarray) -> np.ndarray:
+        """Give a hole hidden for a surplus colour (`_at_most`) its runner-up colour where
+        that is clear: no foreign region near, the runner-up within `MAX_COST` of the surplus
+        colour and beating every other class by `RUNNER_UP_MARGIN`, and that colour's
+        marbles not all seen yet."""
+        holdable = log_odds if self.possible is None else np.where(self.possible, log_odds, -np.inf)
+        settled = settled.copy()
+        for hole in np.flatnonzero((settled == UNKNOWN) & (labels != UNKNOWN)
+                                   & (reach > AT_REGION_MM)):
+            others = holdable[:, hole].copy()
+            others[labels[hole]] = -np.inf
+            ranked = np.argsort(others)
+            colour, second = int(ranked[-1]), others[ranked[-2]]
+            if (colour == 0 or log_odds[labels[hole], hole] - others[colour] > MAX_COST
+                    or others[colour] - second < RUNNER_UP_MARGIN
+                    or self._counts(settled)[colour - 1] >= self.capacity[colour]):
+                continue
+            settled[hole] = colour
         return settled
 
     def _exact(self, log_odds: np.ndarray) -> np.ndarray | None:
