@@ -487,7 +487,7 @@ class BoardReader:
     def _disc_unchanged(self, evidence: HoleEvidence) -> np.ndarray:
         """(N,) holes empty in the reference whose disc still shows the reference's pattern
         (`UNCHANGED_DISC`): no finger hides them, whatever else changed (a lamp moved)."""
-        return (self._start_classes == 0) & (evidence.disc_match >= UNCHANGED_DISC)
+        return np.asarray((self._start_classes == 0) & (evidence.disc_match >= UNCHANGED_DISC))
 
     def _spread_to_doubtful(self, hidden: np.ndarray, doubtful: np.ndarray) -> np.ndarray:
         """Also hide doubtful holes next to hidden ones (the hand's edge), transitively."""

@@ -109,7 +109,7 @@ def unlike_dimples(profile: BoardProfile, features: HoleFeatures,
                         np.sqrt((balance_gap ** 2).sum(axis=1)) / TINT_LIMIT)
     typical_light, _ = _masked_median(light[similar], np.ones(similar.shape, bool))
     brighter = np.log(light[holes] / np.maximum(typical_light, 1.0)) / BRIGHTER_LIMIT
-    return np.where(clipped[holes], np.maximum(brighter, 0.0), unlike)
+    return np.asarray(np.where(clipped[holes], np.maximum(brighter, 0.0), unlike))
 
 
 def _lower_median(values: np.ndarray) -> float:
