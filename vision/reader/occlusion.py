@@ -428,9 +428,7 @@ def without_grain_shown(grid: SurfaceGrid, region: np.ndarray,
     """The region without its parts through which the board's grain still shows: over
     `GRAIN_HOLES` holes or more whose rings' brightness patterns match the reference's by
     `GRAIN_MATCH` or more (median). A lamp switched on, off or moved changes the board's
-    colour there the way a thing would, but a hand or a card hides the grain (on both
-    renderers, regions of a hand over three holes or more match at most 0.40; light changes
-    without a hand 0.80 and more)."""
+    colour there the way a thing would, but a hand or a card hides the grain."""
     if not region.any():
         return region
     count, labels = cv2.connectedComponents(region.astype(np.uint8), connectivity=8)
