@@ -10,7 +10,9 @@ accuracy over the holes no hand or object hides, boards fully correct (also when
 only touches may be "?"), holes under a hand or object read as a definite wrong value, and
 locate + read milliseconds per game frame on one core; and the `"?"` precision (holes said "?"
 that a hand or object touches) and recall (holes under one said "?"), and the same for the
-board's `occluded` flag. `--breakdown` adds the figures by condition (board, material,
+board's `occluded` flag, and how far the reader's fit of the reference (refined on the holes,
+`Locator.refine`) puts the holes from where the renderer's true homography does (per case the
+worst hole). `--breakdown` adds the figures by condition (board, material,
 shuffled seat colours, hands, objects, lamps changed, window, LEDs, resolution). `--reader
 naive` reads with the baseline of `bench/naive_reader.py` instead. `--first N` reads only the
 cases from number N on (those rendered after the reader was last tuned: held out), `--below M`
@@ -78,6 +80,7 @@ class Tally:
         self.flag = {"tp": 0, "fp": 0, "fn": 0}
         self.kinds = dict.fromkeys(KINDS, 0)
         self.ms: list[float] = []
+        self.fit_px: list[tuple[float, str]] = []  # per case: the fit's worst hole error, name
         self.errors: list[str] = []
         self.bins: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
 
@@ -130,6 +133,15 @@ class Tally:
             counts[3] += wrong
 
 
+def fit_error(fit, profile, truth: dict) -> float:
+    """The largest distance (px) between where ``fit`` and the renderer's true homography put
+    a hole of the board."""
+    holes = np.array([(hole.x, hole.y) for hole in profile.holes], np.float64)
+    true_px = cv2.perspectiveTransform(holes.reshape(-1, 1, 2),
+                                       np.array(truth["homography"])).reshape(-1, 2)
+    return float(np.linalg.norm(fit.project(holes) - true_px, axis=1).max())
+
+
 def ratio(part: int, whole: int) -> str:
     return f"{part / whole:.4f}" if whole else "n/a"
 
@@ -158,6 +170,8 @@ def evaluate(frames: Path, naive: bool = False, first: int = 0,
         try:
             reader = NaiveReader(profile, start) if naive else BoardReader(profile, start, learned)
             reader.read(start)  # the frame before, as in a stream
+            if not naive and not lens_k1:
+                tally.fit_px.append((fit_error(reader.locator.last_fit, profile, truth), name))
             began = time.perf_counter()
             reading = reader.read(game)
             ms = (time.perf_counter() - began) * 1000
@@ -192,6 +206,10 @@ def report(tally: Tally, frames: Path, breakdown: bool, show_errors: int) -> Non
         ms = np.array(tally.ms)
         print(f"locate + read ms per game frame (1 core, in a stream): median "
               f"{np.median(ms):.1f}, p90 {np.percentile(ms, 90):.1f}, max {ms.max():.1f}")
+    if tally.fit_px:
+        worst, name = max(tally.fit_px)
+        print(f"reference fit against the true homography, worst hole per case: median "
+              f"{np.median([px for px, _ in tally.fit_px]):.2f} px, max {worst:.2f} px ({name})")
     if breakdown:
         print("breakdown: condition, value, cases, boards fully correct, visible holes, "
               "wrong visible holes")

@@ -99,7 +99,10 @@ def test_the_evaluator_reads_the_folder(rendered, capsys):
     assert cases == 2 and tally.cases == 2
     assert tally.boards + tally.failures == 2
     evaluator.report(tally, out, breakdown=True, show_errors=3)
-    assert "per-hole accuracy" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "per-hole accuracy" in printed
+    assert tally.boards <= len(tally.fit_px) <= tally.cases  # each reference fit vs the truth
+    assert not tally.fit_px or "reference fit against the true homography" in printed
     naive, _ = evaluator.evaluate(out, naive=True)  # the baseline reads the same folder
     assert naive.boards + naive.failures == 2 and naive.said_unknown == 0
 
