@@ -90,11 +90,11 @@ def test_learning_follows_a_darkening_evening() -> None:
 
 def lamp_switched_off(image: np.ndarray) -> np.ndarray:
     """The frame with a warm lamp switched off that lit its right part: from a third of the
-    width on, darker and bluer, down to a twentieth of the red light. (A milder ramp the reader
+    width on, darker and bluer, down to a fiftieth of the red light. (A milder ramp the reader
     follows by itself: the board's grain still shows there, `occlusion.without_grain_shown`.)"""
     width = image.shape[1]
     ramp = np.clip((np.arange(width) / width - 0.3) / 0.3, 0, 1)[None, :, None]
-    keep = 1 - 0.95 * ramp * np.array([0.2, 0.6, 1.0])  # BGR: the lamp's light is mostly red
+    keep = 1 - 0.98 * ramp * np.array([0.2, 0.6, 1.0])  # BGR: the lamp's light is mostly red
     return np.clip(image * keep, 0, 255).astype(np.uint8)
 
 

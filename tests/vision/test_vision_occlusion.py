@@ -100,14 +100,31 @@ def test_a_region_through_which_the_grain_shows_is_light_not_a_thing(brandi4):
     lone = np.zeros(grid.shape, bool)
     lone[rows[track[40]] - 1:rows[track[40]] + 2, cols[track[40]] - 1:cols[track[40]] + 2] = True
     matches = np.zeros(len(brandi4.holes))
+    witnesses = np.ones(len(brandi4.holes), bool)
     # A hand hides the grain: its region stays.
-    assert (without_grain_shown(grid, region | lone, matches) == (region | lone)).all()
+    assert (without_grain_shown(grid, region | lone, matches, witnesses) == (region | lone)).all()
     # A lamp switched off leaves the grain in view: that region goes, the other one stays.
     matches[track[:GRAIN_HOLES]] = GRAIN_MATCH + 0.1
-    assert (without_grain_shown(grid, region | lone, matches) == lone).all()
+    assert (without_grain_shown(grid, region | lone, matches, witnesses) == lone).all()
     # Over fewer holes the grain says too little (a fingertip over thin paint).
     matches[track[40]] = 1.0
-    assert (without_grain_shown(grid, lone, matches) == lone).all()
+    assert (without_grain_shown(grid, lone, matches, witnesses) == lone).all()
+
+
+def test_only_the_witnesses_rings_speak_for_the_grain(brandi4):
+    """Fingers over a full kennel leave its marbles' shadows in view: the reader gives only
+    the holes empty in the reference as witnesses, and the region over the kennel stays."""
+    grid = SurfaceGrid.for_profile(brandi4)
+    rows, cols = grid.ring_cells
+    kennel = np.array([hole.kind == "kennel" for hole in brandi4.holes])
+    seat = [index for index, hole in enumerate(brandi4.holes)
+            if hole.kind == "kennel" and hole.seat == 0]
+    region = np.zeros(grid.shape, np.uint8)
+    for index in seat:
+        cv2.circle(region, (int(cols[index]), int(rows[index])), 2, 1, -1)
+    matches = np.where(kennel, 1.0, 0.0)
+    assert (without_grain_shown(grid, region.astype(bool), matches, ~kennel)
+            == region.astype(bool)).all()
 
 
 def test_small_regions_inside_the_board_are_strays_not_a_hand(brandi4):
@@ -319,3 +336,4 @@ def test_a_glare_of_the_reference_gone_in_the_frame_is_no_foreign_region(brandi4
     region, _, _ = baseline.foreign_regions(glared(surface, grid_part, left),
                                             glared(features.ring, rings, left))
     assert not region.any()
+

@@ -520,7 +520,9 @@ class BoardReader:
             assert self.baseline is not None
             region, ring_changed, noise = self.baseline.foreign_regions(
                 self.grid.sample(image, fit), features.ring)
-            regions = (without_grain_shown(self.grid, region, patterns[0]), ring_changed, noise)
+            empty_before = self._start_classes == 0  # the grain's witnesses
+            regions = (without_grain_shown(self.grid, region, patterns[0], empty_before),
+                       ring_changed, noise)
             scores = without_ruled_out(
                 scores, self._ruled_out(features, prototypes, pairs, noise=regions[2]))
             evidence = self._evidence(features, prototypes, distance, scores, patterns,

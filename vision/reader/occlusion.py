@@ -423,12 +423,14 @@ def nothing_over_board(grid: SurfaceGrid, region: np.ndarray) -> bool:
     return bool(area.max() < STRAY_REGION_MM2 and not region[grid.edge].any())
 
 
-def without_grain_shown(grid: SurfaceGrid, region: np.ndarray,
-                        ring_match: np.ndarray) -> np.ndarray:
+def without_grain_shown(grid: SurfaceGrid, region: np.ndarray, ring_match: np.ndarray,
+                        witnesses: np.ndarray) -> np.ndarray:
     """The region without its parts through which the board's grain still shows: over
-    `GRAIN_HOLES` holes or more whose rings' brightness patterns match the reference's by
-    `GRAIN_MATCH` or more (median). A lamp switched on, off or moved changes the board's
-    colour there the way a thing would, but a hand or a card hides the grain."""
+    `GRAIN_HOLES` holes or more of the ``witnesses`` (N,) whose rings' brightness patterns
+    match the reference's by `GRAIN_MATCH` or more (median). A lamp switched on, off or moved
+    changes the board's colour there the way a thing would, but a hand or a card hides the
+    grain. (Give as witnesses the holes empty in the reference: around a full kennel the
+    marbles' shadows and coloured light keep their pattern between the fingers of a hand.)"""
     if not region.any():
         return region
     count, labels = cv2.connectedComponents(region.astype(np.uint8), connectivity=8)
@@ -437,7 +439,7 @@ def without_grain_shown(grid: SurfaceGrid, region: np.ndarray,
     for label in range(1, count):
         part = labels == label
         apart = cv2.distanceTransform((~part).astype(np.uint8), cv2.DIST_L2, 3)
-        over = (apart[rows, cols] * grid.spacing_mm) <= GRAIN_REACH_MM
+        over = witnesses & ((apart[rows, cols] * grid.spacing_mm) <= GRAIN_REACH_MM)
         if over.sum() >= GRAIN_HOLES and np.median(ring_match[over]) >= GRAIN_MATCH:
             kept &= ~part
     return kept
