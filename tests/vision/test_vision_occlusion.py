@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from types import SimpleNamespace
 
 import cv2
 import numpy as np
@@ -10,7 +11,7 @@ import pytest
 
 from tests.vision.conftest import benchmark_case, rendered_start, some_position
 from vision.reader import board_reader
-from vision.reader.board_reader import EMPTIED_DOUBT, UNCHANGED_DISC, BoardReader
+from vision.reader.board_reader import EMPTIED_DOUBT, UNCHANGED_DISC, BoardReader, flat_empty
 from vision.reader.occlusion import (
     AVERAGE_MM,
     GRAIN_HOLES,
@@ -337,3 +338,13 @@ def test_a_glare_of_the_reference_gone_in_the_frame_is_no_foreign_region(brandi4
                                             glared(features.ring, rings, left))
     assert not region.any()
 
+
+def test_an_empty_hole_that_looks_flat_is_covered():
+    """An empty hole shows its dimple's shade: a hole read empty whose centre looks like the
+    board around it has something over it (path-traced 0239: a finger over a kennel marble,
+    which the occlusion test missed and the trust network believed)."""
+    scores = np.array([[5.0, 5.0, 0.0, 0.0],  # empty
+                       [0.0, 0.0, 5.0, 5.0]])  # a colour
+    flat = np.array([True, False, True, False])
+    evidence = SimpleNamespace(scores=scores, flat=flat)
+    assert flat_empty(evidence).tolist() == [True, False, False, False]  # type: ignore[arg-type]

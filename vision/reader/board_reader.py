@@ -527,7 +527,7 @@ class BoardReader:
                 scores, self._ruled_out(features, prototypes, pairs, noise=regions[2]))
             evidence = self._evidence(features, prototypes, distance, scores, patterns,
                                       regions)
-            hidden = blind_at_region(evidence)
+            hidden = blind_at_region(evidence) | flat_empty(evidence)
             if self.learned.trust is not None:
                 doubt = self.learned.trust.threshold - self.learned.trust.logits(evidence.matrix())
                 hidden |= (doubt > 0) & ~evident(evidence, self._start_classes)
@@ -736,6 +736,13 @@ def reference_warnings(blind: Sequence[int], colours: Mapping[int, str],
     if share >= BLIND_BOARD_SHARE:
         warnings.append(board_overexposed(share))
     return tuple(warnings)
+
+
+def flat_empty(evidence: HoleEvidence) -> np.ndarray:
+    """(N,) holes read empty that look flat (`HoleFeatures.look_flat`): an empty hole shows its
+    dimple's shade, so something lies over these (path-traced cases 0139–0242: 5 holes read
+    empty looked flat, all under a hand, one of them a kennel marble; no visible hole did)."""
+    return np.asarray((evidence.scores.argmax(axis=0) == 0) & evidence.flat)
 
 
 def blind_at_region(evidence: HoleEvidence) -> np.ndarray:
