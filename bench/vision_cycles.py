@@ -10,8 +10,8 @@ accuracy over the holes no hand or object hides, boards fully correct (also when
 only touches may be "?"), holes under a hand or object read as a definite wrong value, and
 locate + read milliseconds per game frame on one core; and the `"?"` precision (holes said "?"
 that a hand or object touches) and recall (holes under one said "?"), and the same for the
-board's `occluded` flag, and how far the reader's fit of the reference (refined on the holes,
-`Locator.refine`) puts the holes from where the renderer's true homography does (per case the
+board's `occluded` flag, and how far the reader's fit of the reference (`Locator.locate`, and
+`Locator.refine` where a marker is missing) puts the holes from where the renderer's true homography does (per case the
 worst hole). `--breakdown` adds the figures by condition (board, material,
 shuffled seat colours, hands, objects, lamps changed, window, LEDs, resolution). `--reader
 naive` reads with the baseline of `bench/naive_reader.py` instead. `--first N` reads only the

@@ -239,12 +239,17 @@ class Locator:
         return fit
 
     def refine(self, image: np.ndarray, centres_mm: np.ndarray, radius_mm: float) -> BoardFit:
-        """Sharpen the last fit on holes known to be empty (dark dimples), e.g. the track and
-        homes of a start position: many points all over the board pin it down far better
-        than four small markers in its corners. The refined fit is kept for later frames."""
+        """Sharpen a last fit made without every marker on holes known to be empty (dark
+        dimples), e.g. the track and homes of a start position: three markers leave the far
+        corner's perspective poorly fixed, many points all over the board pin it down. A fit
+        through all markers is kept as it is: a dimple's darkest spot shifts toward the side
+        the light comes from, a printed corner does not. The refined fit is kept for later
+        frames."""
         if self.last_fit is None:
             raise LocateError("nothing to refine: locate the board first")
         fit = self.last_fit
+        if len(fit.markers) >= len(self._corners_mm):
+            return fit
         found_mm, found_px = find_dimples(_grey(image), fit.project, centres_mm, radius_mm)
         if len(found_mm) < MIN_DIMPLES:
             return fit

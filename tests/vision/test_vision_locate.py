@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.conftest import rendered_start
+from tests.vision.conftest import benchmark_case, rendered_start
 from vision.locate import RESCUE_MARGIN, UPSCALE, LocateError, Locator, marker_corners_mm
 
 
@@ -166,3 +166,26 @@ def test_large_frames_are_not_enlarged(brandi4, monkeypatch):
     with pytest.raises(LocateError, match="no markers"):
         Locator(brandi4).locate(np.full((1600, vision.locate.ENLARGE_MAX_SIDE_PX + 8, 3), 128,
                                         np.uint8))
+
+
+def test_a_fit_through_three_markers_is_refined_on_the_empty_holes():
+    # Case 29 of the seed-2024 draw: marker 2 is not found, and the other three leave the far
+    # corner's perspective so loose that holes there are several pixels off.
+    profile, start, _, _ = benchmark_case(2024, 29)
+    locator = Locator(profile)
+    fit = locator.locate(start.image)
+    assert fit.markers == (0, 1, 3)
+    assert _hole_error(fit, profile, start.homography) > 3.0
+    empty = np.array([(h.x, h.y) for h in profile.holes if h.kind != "kennel"])
+    refined = locator.refine(start.image, empty, profile.hole_diameter_mm / 2)
+    assert _hole_error(refined, profile, start.homography) < 1.0
+    assert locator.last_fit is refined
+
+
+def test_a_fit_through_every_marker_is_kept_as_it_is(brandi6):
+    # A dimple's darkest spot moves with the light; the four markers' corners pin the board.
+    frame = rendered_start("brandi-6")
+    locator = Locator(brandi6)
+    fit = locator.locate(frame.image)
+    empty = np.array([(h.x, h.y) for h in brandi6.holes if h.kind != "kennel"])
+    assert locator.refine(frame.image, empty, brandi6.hole_diameter_mm / 2) is fit
