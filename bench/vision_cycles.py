@@ -11,9 +11,9 @@ only touches may be "?"), holes under a hand or object read as a definite wrong 
 locate + read milliseconds per game frame on one core; and the `"?"` precision (holes said "?"
 that a hand or object touches) and recall (holes under one said "?"), and the same for the
 board's `occluded` flag, and how far the reader's fit of the reference (`Locator.locate`, and
-`Locator.refine` where a marker is missing) puts the holes from where the renderer's true homography does (per case the
-worst hole). `--breakdown` adds the figures by condition (board, material,
-shuffled seat colours, hands, objects, lamps changed, window, LEDs, resolution). `--reader
+`Locator.refine` where a marker is missing) puts the holes from where the renderer's true
+homography does (per case the worst hole). `--breakdown` adds the figures by condition (board,
+material, shuffled seat colours, hands, objects, lamps changed, window, LEDs, resolution). `--reader
 naive` reads with the baseline of `bench/naive_reader.py` instead. `--first N` reads only the
 cases from number N on (those rendered after the reader was last tuned: held out), `--below M`
 only those numbered below M. `--lens-k1 K` bends both frames of every case through a lens of
