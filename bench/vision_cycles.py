@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/vision_cycles.py [--frames var/cycles] [--breakdown]
         [--show-errors 10] [--reader naive] [--first N] [--below M] [--models DIR] [--lens-k1 K]
+        [--cover-marker ID]
 
 For every finished case in the folder: `BoardReader(profile, start frame)` (what
 `dog-companion vision read GAME --board B --reference START` runs) reads the start frame once
@@ -18,9 +19,11 @@ naive` reads with the baseline of `bench/naive_reader.py` instead. `--first N` r
 cases from number N on (those rendered after the reader was last tuned: held out), `--below M`
 only those numbered below M. `--lens-k1 K` bends both frames of every case through a lens of
 radial distortion K (`vision.lens`; the rendered, developed 8-bit frames, so their noise and
-JPEG blocks are bent too). `--models DIR` reads with networks `vision.reader.train --out DIR`
-wrote instead of the shipped ones (a fold of path-traced cases its `--cycles-leave-out` kept
-out of training: `--first` and `--below` read just that fold).
+JPEG blocks are bent too). `--cover-marker ID` paints a skin-coloured patch over that marker in
+both frames (as a hand on it would), so that the reader fits the board through the other three
+and sharpens that fit on the holes (`Locator.refine`). `--models DIR` reads with networks
+`vision.reader.train --out DIR` wrote instead of the shipped ones (a fold of path-traced cases
+its `--cycles-leave-out` kept out of training: `--first` and `--below` read just that fold).
 """
 
 from __future__ import annotations
@@ -44,8 +47,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from naive_reader import NaiveReader
 
-from hw import load_profile
+from hw import BoardProfile, load_profile
 from vision.lens import Lens
+from vision.locate import marker_corners_mm
 from vision.reader.board_reader import BoardReader, Learned
 
 KINDS = ("false ?", "empty>col", "col>empty", "col>col")
@@ -148,10 +152,11 @@ def ratio(part: int, whole: int) -> str:
 
 def evaluate(frames: Path, naive: bool = False, first: int = 0,
              models: Path | None = None, below: int = 10_000,
-             lens_k1: float = 0.0) -> tuple[Tally, int]:
+             lens_k1: float = 0.0, covered: int | None = None) -> tuple[Tally, int]:
     """Read every finished case in `frames` numbered from `first` to below `below` (with the
     naive reader if `naive`, with the networks in `models` if given, both frames bent by a lens
-    of distortion `lens_k1` if not 0); returns the tally and the number of cases."""
+    of distortion `lens_k1` if not 0, marker `covered` painted over in both if given); returns
+    the tally and the number of cases."""
     learned = Learned.load(models) if models else None
     cv2.setNumThreads(1)
     tally = Tally()
@@ -166,6 +171,8 @@ def evaluate(frames: Path, naive: bool = False, first: int = 0,
             lens = Lens(lens_k1, (start.shape[1], start.shape[0]))
             start, game = lens.distort_image(start), lens.distort_image(game)
         profile = profiles.setdefault(truth["board"], load_profile(truth["board"]))
+        if covered is not None:
+            start, game = (cover_marker(frame, profile, truth, covered) for frame in (start, game))
         tally.cases += 1
         try:
             reader = NaiveReader(profile, start) if naive else BoardReader(profile, start, learned)
@@ -181,6 +188,18 @@ def evaluate(frames: Path, naive: bool = False, first: int = 0,
             continue
         tally.add(name, truth, reading, ms)
     return tally, len(names)
+
+
+def cover_marker(image: np.ndarray, profile: BoardProfile, truth: dict,
+                 marker_id: int) -> np.ndarray:
+    """The frame with a flat skin-coloured patch over a marker and its white border."""
+    corners = marker_corners_mm(profile)[marker_id]
+    centre = corners.mean(axis=0)
+    patch = cv2.perspectiveTransform(((corners - centre) * 1.6 + centre).reshape(-1, 1, 2),
+                                     np.array(truth["homography"]))
+    covered = image.copy()
+    cv2.fillConvexPoly(covered, np.round(patch.reshape(-1, 2)).astype(np.int32), (120, 150, 210))
+    return covered
 
 
 def report(tally: Tally, frames: Path, breakdown: bool, show_errors: int) -> None:
@@ -235,12 +254,14 @@ def main() -> int:
     parser.add_argument("--lens-k1", type=float, default=0.0, metavar="K",
                         help="bend both frames of every case by a lens of this radial "
                         "distortion (vision.lens) before reading them")
+    parser.add_argument("--cover-marker", type=int, metavar="ID",
+                        help="paint over this marker in both frames of every case")
     args = parser.parse_args()
     if not args.frames.is_dir():
         print(f"--frames: {args.frames} is not a folder", file=sys.stderr)
         return 2
     tally, _ = evaluate(args.frames, args.reader == "naive", args.first, args.models, args.below,
-                        args.lens_k1)
+                        args.lens_k1, args.cover_marker)
     report(tally, args.frames, args.breakdown, args.show_errors)
     return 0
 
