@@ -193,7 +193,11 @@ def evaluate(frames: Path, naive: bool = False, first: int = 0,
 def cover_marker(image: np.ndarray, profile: BoardProfile, truth: dict,
                  marker_id: int) -> np.ndarray:
     """The frame with a flat skin-coloured patch over a marker and its white border."""
-    corners = marker_corners_mm(profile)[marker_id]
+    markers = marker_corners_mm(profile)
+    if marker_id not in markers:
+        raise SystemExit(f"--cover-marker: board {profile.name} has markers {sorted(markers)}, "
+                         f"not {marker_id}")
+    corners = markers[marker_id]
     centre = corners.mean(axis=0)
     patch = cv2.perspectiveTransform(((corners - centre) * 1.6 + centre).reshape(-1, 1, 2),
                                      np.array(truth["homography"]))
