@@ -11,9 +11,16 @@ import pytest
 
 from tests.vision.conftest import benchmark_case, rendered_start, some_position
 from vision.reader import board_reader
-from vision.reader.board_reader import EMPTIED_DOUBT, UNCHANGED_DISC, BoardReader, flat_empty
+from vision.reader.board_reader import (
+    EMPTIED_DOUBT,
+    LEFT_EMPTY_DISTANCE,
+    UNCHANGED_DISC,
+    BoardReader,
+    flat_empty,
+)
 from vision.reader.occlusion import (
     AVERAGE_MM,
+    DIMPLE_MATCH,
     GRAIN_HOLES,
     GRAIN_MATCH,
     GRID_CELLS,
@@ -101,15 +108,38 @@ def test_a_region_through_which_the_grain_shows_is_light_not_a_thing(brandi4):
     lone = np.zeros(grid.shape, bool)
     lone[rows[track[40]] - 1:rows[track[40]] + 2, cols[track[40]] - 1:cols[track[40]] + 2] = True
     matches = np.zeros(len(brandi4.holes))
+    discs = np.zeros(len(brandi4.holes))
     witnesses = np.ones(len(brandi4.holes), bool)
     # A hand hides the grain: its region stays.
-    assert (without_grain_shown(grid, region | lone, matches, witnesses) == (region | lone)).all()
+    assert (without_grain_shown(grid, region | lone, matches, discs, witnesses)
+            == (region | lone)).all()
     # A lamp switched off leaves the grain in view: that region goes, the other one stays.
     matches[track[:GRAIN_HOLES]] = GRAIN_MATCH + 0.1
-    assert (without_grain_shown(grid, region | lone, matches, witnesses) == lone).all()
+    assert (without_grain_shown(grid, region | lone, matches, discs, witnesses) == lone).all()
     # Over fewer holes the grain says too little (a fingertip over thin paint).
     matches[track[40]] = 1.0
-    assert (without_grain_shown(grid, lone, matches, witnesses) == lone).all()
+    assert (without_grain_shown(grid, lone, matches, discs, witnesses) == lone).all()
+
+
+def test_a_region_through_which_the_dimples_show_is_light_not_a_thing(brandi4):
+    # Path-traced 0338: a lamp switched on since the reference pales a stretch of track and
+    # home on printed wood; the rings' patterns change with the light (median 0.48), but the
+    # empty holes' dimples show as in the reference (median 0.96).
+    grid = SurfaceGrid.for_profile(brandi4)
+    rows, cols = grid.ring_cells
+    track = [index for index, hole in enumerate(brandi4.holes) if hole.kind == "track"]
+    band = np.zeros(grid.shape, np.uint8)
+    ends = [(int(cols[index]), int(rows[index])) for index in (track[0], track[GRAIN_HOLES])]
+    cv2.line(band, *ends, 1, 3)
+    region = band.astype(bool)
+    rings = np.full(len(brandi4.holes), GRAIN_MATCH - 0.1)
+    discs = np.zeros(len(brandi4.holes))
+    witnesses = np.ones(len(brandi4.holes), bool)
+    over = track[:GRAIN_HOLES + 1]
+    discs[over] = DIMPLE_MATCH - 0.05  # a hand's shading can correlate with a dimple a little
+    assert (without_grain_shown(grid, region, rings, discs, witnesses) == region).all()
+    discs[over[1:]] = DIMPLE_MATCH + 0.05  # most of them show their dimple: light
+    assert not without_grain_shown(grid, region, rings, discs, witnesses).any()
 
 
 def test_only_the_witnesses_rings_speak_for_the_grain(brandi4):
@@ -124,7 +154,7 @@ def test_only_the_witnesses_rings_speak_for_the_grain(brandi4):
     for index in seat:
         cv2.circle(region, (int(cols[index]), int(rows[index])), 2, 1, -1)
     matches = np.where(kennel, 1.0, 0.0)
-    assert (without_grain_shown(grid, region.astype(bool), matches, ~kennel)
+    assert (without_grain_shown(grid, region.astype(bool), matches, matches, ~kennel)
             == region.astype(bool)).all()
 
 
@@ -309,6 +339,48 @@ def test_a_doubted_empty_hole_whose_disc_looks_as_in_the_reference_sets_no_flag(
     assert reading.evidence is not None
     assert reading.evidence.disc_match[empty_track] >= UNCHANGED_DISC
     assert reading.holes == position and not reading.occluded
+
+
+def test_a_doubted_kennel_hole_whose_marble_left_sets_no_flag(brandi4, monkeypatch):
+    # Path-traced 0221, 0251, 0305, 0348, 0371: a kennel's marble has left since the reference;
+    # its hole shows a dimple the reference never showed there, and the trust network doubts
+    # it clearly for that alone. It looks like an empty hole (`LEFT_EMPTY_DISTANCE`), the
+    # census reads it empty, and no finger is over it.
+    reader = BoardReader(brandi4, rendered_start("brandi-4").image)
+    position = some_position(brandi4, 4)
+    frame = render(brandi4, position, RenderConditions(), seed=3)
+    assert reader.learned is not None and reader.learned.trust is not None
+    trust = reader.learned.trust
+    left = next(index for index, hole in enumerate(brandi4.holes)
+                if hole.kind == "kennel" and position[hole.id] is None)
+    plain_logits = type(trust).logits
+
+    def doubting(network, rows):
+        logits = plain_logits(network, rows).copy()
+        logits[left] = trust.threshold - EMPTIED_DOUBT - 3.0
+        return logits
+
+    monkeypatch.setattr(type(trust), "logits", doubting)
+    monkeypatch.setattr(board_reader, "evident", lambda evidence, start: np.zeros_like(start, bool))
+    reading = reader.read(frame.image)
+    assert reading.evidence is not None
+    assert reading.evidence.distance[0, left] <= LEFT_EMPTY_DISTANCE
+    assert reading.holes == position and not reading.occluded
+
+
+def test_a_hand_over_a_kennel_hole_whose_marble_left_sets_occluded():
+    # The default draw's case 344: a hand covers 96 % of K0.0, whose marble has left, and the
+    # occlusion test finds nothing. The hole looks like no empty hole (far beyond
+    # LEFT_EMPTY_DISTANCE); the census reads it empty, and the flag says what is over it.
+    profile, start, frame, occupancy = benchmark_case(2024, 344)
+    assert frame.cover["K0.0"] > 0.9 and occupancy["K0.0"] is None
+    reader = BoardReader(profile, start.image)
+    reading = reader.read(frame.image)
+    evidence = reading.evidence
+    assert evidence is not None and evidence.nothing_over
+    assert evidence.distance[0, reader.ids.index("K0.0")] > LEFT_EMPTY_DISTANCE
+    assert reading.holes == occupancy
+    assert reading.occluded
 
 
 @pytest.mark.parametrize(("added", "left"), [(60.0, 0.0), (400.0, 0.0), (400.0, 40.0)],

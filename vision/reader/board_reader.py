@@ -98,11 +98,18 @@ TOUCH_REACH_MM = 20.0
 # A hole the trust network doubts by this many logits or more, which the census then finds
 # empty (every marble it could hold is seen elsewhere), has something over it that is no
 # marble: a finger the occlusion test missed (on the training renderer's held-out seeds 31-34,
-# 2 235 cases, 18 boards with a hand over a hole and no such hole without one).
+# 2 235 cases, 18 boards with a hand over a hole and no such hole without one; path-traced
+# 0139-0388: 8 boards with a hand that only this found) ...
 EMPTIED_DOUBT = 2.0
 # ... unless the hole was empty in the reference and its disc still shows the reference's
-# brightness pattern this well (correlation): nothing hides it.
+# brightness pattern this well (correlation): nothing hides it ...
 UNCHANGED_DISC = 0.85
+# ... or it held a marble in the reference and now looks like an empty hole (within this
+# distance of the empty class): its marble has left, and the dimple the reference never showed
+# is doubted for that alone. (Path-traced 0139-0388: 5 boards with nothing over them were
+# flagged for such holes, at 3.2-5.0; compositing draws seed 2024: 2 boards with a hand over a
+# kennel that only this found, at 6.0 and 9.5.)
+LEFT_EMPTY_DISTANCE = 5.5
 
 # Without a reference frame: how each marble typically looks against the plain board around
 # it (the colour features below: log B, G, R ratio and unevenness), measured with this reader
@@ -484,10 +491,14 @@ class BoardReader:
         fit = self.locator.locate(image)
         return fit, HoleFeatures.measure(self.sampler.sample(image, fit))
 
-    def _disc_unchanged(self, evidence: HoleEvidence) -> np.ndarray:
-        """(N,) holes empty in the reference whose disc still shows the reference's pattern
-        (`UNCHANGED_DISC`): no finger hides them, whatever else changed (a lamp moved)."""
-        return np.asarray((self._start_classes == 0) & (evidence.disc_match >= UNCHANGED_DISC))
+    def _hidden_if_emptied(self, evidence: HoleEvidence) -> np.ndarray:
+        """(N,) holes that, if clearly doubted and found empty, have something over them
+        (`EMPTIED_DOUBT`): those empty in the reference whose disc no longer shows the
+        reference's pattern (`UNCHANGED_DISC`), and those full in it that look like no empty
+        hole (`LEFT_EMPTY_DISTANCE`)."""
+        return np.asarray(np.where(self._start_classes == 0,
+                                   evidence.disc_match < UNCHANGED_DISC,
+                                   evidence.distance[0] > LEFT_EMPTY_DISTANCE))
 
     def _spread_to_doubtful(self, hidden: np.ndarray, doubtful: np.ndarray) -> np.ndarray:
         """Also hide doubtful holes next to hidden ones (the hand's edge), transitively."""
@@ -521,7 +532,8 @@ class BoardReader:
             region, ring_changed, noise = self.baseline.foreign_regions(
                 self.grid.sample(image, fit), features.ring)
             empty_before = self._start_classes == 0  # the grain's witnesses
-            regions = (without_grain_shown(self.grid, region, patterns[0], empty_before),
+            regions = (without_grain_shown(self.grid, region, patterns[0], patterns[1],
+                                           empty_before),
                        ring_changed, noise)
             scores = without_ruled_out(
                 scores, self._ruled_out(features, prototypes, pairs, noise=regions[2]))
@@ -531,8 +543,8 @@ class BoardReader:
             if self.learned.trust is not None:
                 doubt = self.learned.trust.threshold - self.learned.trust.logits(evidence.matrix())
                 hidden |= (doubt > 0) & ~evident(evidence, self._start_classes)
-                clearly_doubted = hidden & (doubt >= EMPTIED_DOUBT) & ~self._disc_unchanged(
-                    evidence)
+                clearly_doubted = (hidden & (doubt >= EMPTIED_DOUBT)
+                                   & self._hidden_if_emptied(evidence))
         else:
             hidden = self._doubtful_without_reference(features, distance)
         best = scores.argmax(axis=0)

@@ -49,6 +49,7 @@ GLINT_LIMIT = 0.08  # ... by this much (log brightness)
 RING_REACH_MM = 12.0  # a changed ring stands for this much board around its hole
 GRAIN_HOLES = 3  # a region over this many holes or more ...
 GRAIN_MATCH = 0.6  # ... whose rings show the reference's grain this well (median) is light
+DIMPLE_MATCH = 0.9  # ... as is one whose holes' discs show the reference's dimples this well
 GRAIN_REACH_MM = 6.0  # the holes within this of a region are the ones it lies over
 BLIND_MARGIN = 0.15  # log: how far below clipping a channel must be to tell a colour there
 BLIND_MIN_POINTS = 50  # unclipped surface points needed to tell the board's typical colour
@@ -424,13 +425,15 @@ def nothing_over_board(grid: SurfaceGrid, region: np.ndarray) -> bool:
 
 
 def without_grain_shown(grid: SurfaceGrid, region: np.ndarray, ring_match: np.ndarray,
-                        witnesses: np.ndarray) -> np.ndarray:
-    """The region without its parts through which the board's grain still shows: over
-    `GRAIN_HOLES` holes or more of the ``witnesses`` (N,) whose rings' brightness patterns
-    match the reference's by `GRAIN_MATCH` or more (median). A lamp switched on, off or moved
-    changes the board's colour there the way a thing would, but a hand or a card hides the
-    grain. (Give as witnesses the holes empty in the reference: around a full kennel the
-    marbles' shadows and coloured light keep their pattern between the fingers of a hand.)"""
+                        disc_match: np.ndarray, witnesses: np.ndarray) -> np.ndarray:
+    """The region without its parts through which the board still shows: over `GRAIN_HOLES`
+    holes or more of the ``witnesses`` (N,) whose rings' brightness patterns match the
+    reference's by `GRAIN_MATCH` or more (median: the grain), or whose discs' patterns do by
+    `DIMPLE_MATCH` (the empty dimples; a printed ring's edge or a new lamp's gradient can
+    change a ring's pattern). A lamp switched on, off or moved changes the board's colour there
+    the way a thing would, but a hand or a card hides the grain and the dimples. (Give as
+    witnesses the holes empty in the reference: around a full kennel the marbles' shadows and
+    coloured light keep their pattern between the fingers of a hand.)"""
     if not region.any():
         return region
     count, labels = cv2.connectedComponents(region.astype(np.uint8), connectivity=8)
@@ -440,7 +443,8 @@ def without_grain_shown(grid: SurfaceGrid, region: np.ndarray, ring_match: np.nd
         part = labels == label
         apart = cv2.distanceTransform((~part).astype(np.uint8), cv2.DIST_L2, 3)
         over = witnesses & ((apart[rows, cols] * grid.spacing_mm) <= GRAIN_REACH_MM)
-        if over.sum() >= GRAIN_HOLES and np.median(ring_match[over]) >= GRAIN_MATCH:
+        if over.sum() >= GRAIN_HOLES and (np.median(ring_match[over]) >= GRAIN_MATCH
+                                          or np.median(disc_match[over]) >= DIMPLE_MATCH):
             kept &= ~part
     return kept
 
