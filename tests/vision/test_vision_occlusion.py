@@ -313,31 +313,38 @@ def test_a_doubted_hole_the_census_finds_empty_sets_occluded():
     assert reading.occluded
 
 
-def test_a_doubted_empty_hole_whose_disc_looks_as_in_the_reference_sets_no_flag(
-        brandi4, monkeypatch):
-    # Path-traced 0151: a lamp moved since the reference changes the rings of some empty
-    # holes; the trust network doubts them clearly and the census reads them empty, but their
-    # discs show the reference's pattern still (`UNCHANGED_DISC`): no finger is over them.
-    # (The hole is doubted whatever `trust.evident` says: a clean frame makes it evident.)
-    reader = BoardReader(brandi4, rendered_start("brandi-4").image)
-    position = some_position(brandi4, 4)
-    frame = render(brandi4, position, RenderConditions(), seed=3)
+def read_with_one_hole_clearly_doubted(profile, kind: str, monkeypatch):
+    """Read a clean frame of `profile` whose first empty hole of `kind` the trust network
+    doubts by far more than `EMPTIED_DOUBT` (whatever `trust.evident` says: a clean frame makes
+    it evident). Returns that hole's index, the true position and the reading."""
+    reader = BoardReader(profile, rendered_start(profile.name).image)
+    position = some_position(profile, 4)
+    frame = render(profile, position, RenderConditions(), seed=3)
     assert reader.learned is not None and reader.learned.trust is not None
     trust = reader.learned.trust
-    empty_track = next(index for index, hole in enumerate(brandi4.holes)
-                       if hole.kind == "track" and position[hole.id] is None)
+    doubted = next(index for index, hole in enumerate(profile.holes)
+                   if hole.kind == kind and position[hole.id] is None)
     plain_logits = type(trust).logits
 
     def doubting(network, rows):
         logits = plain_logits(network, rows).copy()
-        logits[empty_track] = trust.threshold - EMPTIED_DOUBT - 3.0
+        logits[doubted] = trust.threshold - EMPTIED_DOUBT - 3.0
         return logits
 
     monkeypatch.setattr(type(trust), "logits", doubting)
     monkeypatch.setattr(board_reader, "evident", lambda evidence, start: np.zeros_like(start, bool))
     reading = reader.read(frame.image)
     assert reading.evidence is not None
-    assert reading.evidence.disc_match[empty_track] >= UNCHANGED_DISC
+    return doubted, position, reading
+
+
+def test_a_doubted_empty_hole_whose_disc_looks_as_in_the_reference_sets_no_flag(
+        brandi4, monkeypatch):
+    # Path-traced 0151: a lamp moved since the reference changes the rings of some empty
+    # holes; the trust network doubts them clearly and the census reads them empty, but their
+    # discs show the reference's pattern still (`UNCHANGED_DISC`): no finger is over them.
+    doubted, position, reading = read_with_one_hole_clearly_doubted(brandi4, "track", monkeypatch)
+    assert reading.evidence.disc_match[doubted] >= UNCHANGED_DISC
     assert reading.holes == position and not reading.occluded
 
 
@@ -346,25 +353,8 @@ def test_a_doubted_kennel_hole_whose_marble_left_sets_no_flag(brandi4, monkeypat
     # its hole shows a dimple the reference never showed there, and the trust network doubts
     # it clearly for that alone. It looks like an empty hole (`LEFT_EMPTY_DISTANCE`), the
     # census reads it empty, and no finger is over it.
-    reader = BoardReader(brandi4, rendered_start("brandi-4").image)
-    position = some_position(brandi4, 4)
-    frame = render(brandi4, position, RenderConditions(), seed=3)
-    assert reader.learned is not None and reader.learned.trust is not None
-    trust = reader.learned.trust
-    left = next(index for index, hole in enumerate(brandi4.holes)
-                if hole.kind == "kennel" and position[hole.id] is None)
-    plain_logits = type(trust).logits
-
-    def doubting(network, rows):
-        logits = plain_logits(network, rows).copy()
-        logits[left] = trust.threshold - EMPTIED_DOUBT - 3.0
-        return logits
-
-    monkeypatch.setattr(type(trust), "logits", doubting)
-    monkeypatch.setattr(board_reader, "evident", lambda evidence, start: np.zeros_like(start, bool))
-    reading = reader.read(frame.image)
-    assert reading.evidence is not None
-    assert reading.evidence.distance[0, left] <= LEFT_EMPTY_DISTANCE
+    doubted, position, reading = read_with_one_hole_clearly_doubted(brandi4, "kennel", monkeypatch)
+    assert reading.evidence.distance[0, doubted] <= LEFT_EMPTY_DISTANCE
     assert reading.holes == position and not reading.occluded
 
 
