@@ -13,6 +13,7 @@ from tests.vision.conftest import benchmark_case, rendered_start, some_position
 from vision.reader import board_reader
 from vision.reader.board_reader import (
     EMPTIED_DOUBT,
+    IN_REGION_EMPTY_DISTANCE,
     LEFT_EMPTY_DISTANCE,
     UNCHANGED_DISC,
     BoardReader,
@@ -371,6 +372,22 @@ def test_a_hand_over_a_kennel_hole_whose_marble_left_sets_occluded():
     assert evidence.distance[0, reader.ids.index("K0.0")] > LEFT_EMPTY_DISTANCE
     assert reading.holes == occupancy
     assert reading.occluded
+
+
+def test_a_black_marble_between_fingers_is_not_read_empty():
+    # The default draw's case 155: fingers cover 88 % of T76's black marble. What shows between
+    # them is no empty hole (beyond IN_REGION_EMPTY_DISTANCE) and not the reference's dimple,
+    # inside the hand's region: "?", not empty.
+    profile, start, frame, occupancy = benchmark_case(2024, 155)
+    assert frame.cover["T76"] > 0.8 and occupancy["T76"] == "black"
+    reader = BoardReader(profile, start.image)
+    reading = reader.read(frame.image)
+    evidence = reading.evidence
+    assert evidence is not None
+    t76 = reader.ids.index("T76")
+    assert evidence.reach[t76] == 0 and evidence.distance[0, t76] > IN_REGION_EMPTY_DISTANCE
+    assert reading.holes["T76"] == "?" and reading.occluded
+    assert all(reading.holes[hole] in ("?", occupancy[hole]) for hole in frame.occluded)
 
 
 @pytest.mark.parametrize(("added", "left"), [(60.0, 0.0), (400.0, 0.0), (400.0, 40.0)],
