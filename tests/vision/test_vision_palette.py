@@ -89,3 +89,24 @@ def test_told_names_are_kept_and_not_given_to_other_seats():
     assert named[1] == "red" and named[0] != "red"
     named = name_seats(looks, BOARD_SET, told={0: "crimson"})
     assert named == {0: "crimson", 1: "blue"}
+
+
+@pytest.mark.parametrize("stops", [2.0, 3.0])
+def test_glass_overexposed_until_a_channel_clips_keeps_its_name(stops):
+    # Blue glass lit 4-8 times brighter than its name under this white: its blue channel
+    # clips and the green one climbs, a pale cyan. With white free (an empty seat) it is
+    # still blue, and a white kennel beside it still white.
+    ceiling = linear_bgr(np.array(247.0))
+    blue, white = seen(PALETTE_SRGB["blue"]), seen(PALETTE_SRGB["white"])
+    overexposed = np.minimum(blue[0] * 2 ** stops, ceiling), DAYLIGHT
+    assert name_seats({0: overexposed, 1: seen((200, 40, 40))}, BOARD_SET) == {
+        0: "blue", 1: "red"}
+    assert name_seats({0: overexposed, 1: white}, BOARD_SET) == {0: "blue", 1: "white"}
+
+
+def test_a_white_kennel_in_glare_is_not_an_overexposed_colour():
+    # Nearly every colour exposed far enough clips to white; white itself is nearer.
+    ceiling = linear_bgr(np.array(247.0))
+    glaring = np.minimum(seen(PALETTE_SRGB["white"])[0] * 1.3, ceiling), DAYLIGHT
+    assert name_seats({0: glaring}, BOARD_SET) == {0: "white"}
+    assert name_seats({0: glaring}, ("red", "yellow", "green", "blue")) == {0: "white"}

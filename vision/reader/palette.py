@@ -44,6 +44,7 @@ PALETTE_SRGB: dict[str, tuple[int, int, int]] = {
 LIGHTNESS_WEIGHT = 0.5  # L* counts half: a marble's lightness follows the exposure and its hole
 OTHER_SET_COST = 20.0  # a name outside the board's own marble set costs this much more (ΔE)
 SHADE_WEIGHT = 0.3  # cost of shading a named colour darker, per unit of L* taken away
+EXPOSURE_STOP_COST = 8.0  # cost of exposing a named colour brighter, per doubling of its light
 CLIPPED_LEVEL = 247  # 8-bit level from which the camera's channel is overexposed
 CLIPPED_WEIGHT = 0.2  # how much an overexposed kennel's colour difference counts
 PAPER_FROM_MM = 3.0  # the paper is sampled this far outside a marker's black square ...
@@ -103,15 +104,40 @@ def distance(colour: np.ndarray, white: np.ndarray, name: str) -> float:
     it): the named colour is first shaded (all channels alike) down to the colour's brightness,
     and the lightness this takes away costs `SHADE_WEIGHT` per unit of L*. So a dark marble
     keeps its hue and saturation for its name (a dark yellow is still yellow, not black),
-    while black and white, which differ in lightness only, are told apart by it."""
+    while black and white, which differ in lightness only, are told apart by it. A colour
+    brighter than its name is also compared with the name exposed up to its brightness and
+    clipped where the camera clips, each unit of L* added costing `LIGHTNESS_WEIGHT` (as the
+    lightness gap would): blue glass overexposed until its blue channel clips turns a pale
+    cyan, and is still nearer blue than white."""
     ceiling = linear(np.array(CLIPPED_LEVEL / 255))
     named = linear(np.array(PALETTE_SRGB[name][::-1], np.float64) / 255) * white
     seen = np.minimum(colour, ceiling)
-    shade = min(1.0, luminance(seen, white) / max(luminance(named, white), 1e-6))
+    brightness = luminance(seen, white)
+    shade = min(1.0, brightness / max(luminance(named, white), 1e-6))
     full = balanced_lab(np.minimum(named, ceiling), white)
     shaded = balanced_lab(np.minimum(named * shade, ceiling), white)
-    return difference(balanced_lab(seen, white), shaded) + SHADE_WEIGHT * float(
-        full[0] - shaded[0])
+    seen_lab = balanced_lab(seen, white)
+    near = difference(seen_lab, shaded) + SHADE_WEIGHT * float(full[0] - shaded[0])
+    if shade < 1.0:
+        return near
+    gain = exposure(named, white, brightness)
+    exposed = balanced_lab(np.minimum(named * gain, ceiling), white)
+    return min(near, difference(seen_lab, exposed) + EXPOSURE_STOP_COST * float(np.log2(gain)))
+
+
+def exposure(named: np.ndarray, white: np.ndarray, brightness: float) -> float:
+    """The gain (at least 1) that brings the linear BGR `named`, clipped where the camera
+    clips, to the relative luminance `brightness` with `white` as white, or as near as
+    clipping every channel allows."""
+    ceiling = linear(np.array(CLIPPED_LEVEL / 255))
+    low, high = 1.0, max(1.0, float(np.max(ceiling / np.maximum(named, 1e-6))))
+    for _ in range(30):
+        middle = (low + high) / 2
+        if luminance(np.minimum(named * middle, ceiling), white) < brightness:
+            low = middle
+        else:
+            high = middle
+    return high
 
 
 def luminance(bgr: np.ndarray, white: np.ndarray) -> float:
