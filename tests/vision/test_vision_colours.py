@@ -87,3 +87,16 @@ def test_without_a_reference_the_told_names_replace_the_default_ones(brandi4):
     reader = BoardReader(brandi4, colors=("red", "yellow", "green", "blue"))
     assert reader.colours == {0: "red", 1: "yellow", 2: "green", 3: "blue"}
     assert BoardReader(brandi4).colours == dict(enumerate(brandi4.default_colors))
+
+
+def test_overexposed_blue_glass_beside_empty_seats_is_blue():
+    """Seed 2024 case 41 of `bench/vision.py --empty-seats 2`: aluminium at light 1.4, blue glass
+    clipped to a pale cyan, white and yellow free; it was named white."""
+    profile = load_profile("brandi-6")
+    rng = np.random.default_rng([2024, 41])
+    _, reference, _ = draw_case(profile, rng, 2024082)
+    empty = {int(seat) for seat in rng.choice(profile.seats, 2, replace=False)}
+    start = {hole: None if colour is None or int(hole[1:].split(".")[0]) in empty else colour
+             for hole, colour in start_occupancy(profile).items()}
+    named = BoardReader(profile, render(profile, start, reference, seed=2024082).image).colours
+    assert named == {0: "red", 2: "green", 3: "blue", 5: "black"}
