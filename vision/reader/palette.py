@@ -106,9 +106,9 @@ def distance(colour: np.ndarray, white: np.ndarray, name: str) -> float:
     keeps its hue and saturation for its name (a dark yellow is still yellow, not black),
     while black and white, which differ in lightness only, are told apart by it. A colour
     brighter than its name is also compared with the name exposed up to its brightness and
-    clipped where the camera clips, each unit of L* added costing `LIGHTNESS_WEIGHT` (as the
-    lightness gap would): blue glass overexposed until its blue channel clips turns a pale
-    cyan, and is still nearer blue than white."""
+    clipped where the camera clips, each doubling of the light costing `EXPOSURE_STOP_COST`:
+    blue glass overexposed until its blue channel clips turns a pale cyan and is still nearer
+    blue than white, while a colour needs many stops to clip to white."""
     ceiling = linear(np.array(CLIPPED_LEVEL / 255))
     named = linear(np.array(PALETTE_SRGB[name][::-1], np.float64) / 255) * white
     seen = np.minimum(colour, ceiling)
