@@ -96,7 +96,7 @@ def test_overexposed_blue_glass_beside_empty_seats_is_blue():
     rng = np.random.default_rng([2024, 41])
     _, reference, _ = draw_case(profile, rng, 2024082)
     empty = {int(seat) for seat in rng.choice(profile.seats, 2, replace=False)}
-    start = {hole: None if colour is None or int(hole[1:].split(".")[0]) in empty else colour
-             for hole, colour in start_occupancy(profile).items()}
+    start = start_occupancy(profile)
+    start.update({hole.id: None for hole in profile.holes if hole.seat in empty})
     named = BoardReader(profile, render(profile, start, reference, seed=2024082).image).colours
     assert named == {0: "red", 2: "green", 3: "blue", 5: "black"}

@@ -77,6 +77,7 @@ def lab_from_srgb(srgb: Sequence[float]) -> np.ndarray:
 
 
 PALETTE: dict[str, np.ndarray] = {name: lab_from_srgb(rgb) for name, rgb in PALETTE_SRGB.items()}
+_CEILING = float(linear(np.array(CLIPPED_LEVEL / 255)))  # `CLIPPED_LEVEL` in linear light
 
 
 def linear_bgr(levels: np.ndarray) -> np.ndarray:
@@ -109,31 +110,29 @@ def distance(colour: np.ndarray, white: np.ndarray, name: str) -> float:
     clipped where the camera clips, each doubling of the light costing `EXPOSURE_STOP_COST`:
     blue glass overexposed until its blue channel clips turns a pale cyan and is still nearer
     blue than white, while a colour needs many stops to clip to white."""
-    ceiling = linear(np.array(CLIPPED_LEVEL / 255))
     named = linear(np.array(PALETTE_SRGB[name][::-1], np.float64) / 255) * white
-    seen = np.minimum(colour, ceiling)
+    seen = np.minimum(colour, _CEILING)
     brightness = luminance(seen, white)
     shade = min(1.0, brightness / max(luminance(named, white), 1e-6))
-    full = balanced_lab(np.minimum(named, ceiling), white)
-    shaded = balanced_lab(np.minimum(named * shade, ceiling), white)
+    full = balanced_lab(np.minimum(named, _CEILING), white)
+    shaded = balanced_lab(np.minimum(named * shade, _CEILING), white)
     seen_lab = balanced_lab(seen, white)
     near = difference(seen_lab, shaded) + SHADE_WEIGHT * float(full[0] - shaded[0])
     if shade < 1.0:
         return near
-    gain = exposure(named, white, brightness)
-    exposed = balanced_lab(np.minimum(named * gain, ceiling), white)
+    gain = _exposure(named, white, brightness)
+    exposed = balanced_lab(np.minimum(named * gain, _CEILING), white)
     return min(near, difference(seen_lab, exposed) + EXPOSURE_STOP_COST * float(np.log2(gain)))
 
 
-def exposure(named: np.ndarray, white: np.ndarray, brightness: float) -> float:
+def _exposure(named: np.ndarray, white: np.ndarray, brightness: float) -> float:
     """The gain (at least 1) that brings the linear BGR `named`, clipped where the camera
     clips, to the relative luminance `brightness` with `white` as white, or as near as
     clipping every channel allows."""
-    ceiling = linear(np.array(CLIPPED_LEVEL / 255))
-    low, high = 1.0, max(1.0, float(np.max(ceiling / np.maximum(named, 1e-6))))
+    low, high = 1.0, max(1.0, float(np.max(_CEILING / np.maximum(named, 1e-6))))
     for _ in range(30):
         middle = (low + high) / 2
-        if luminance(np.minimum(named * middle, ceiling), white) < brightness:
+        if luminance(np.minimum(named * middle, _CEILING), white) < brightness:
             low = middle
         else:
             high = middle
