@@ -93,3 +93,39 @@ def test_a_marble_come_into_a_glared_dimple_changed_it() -> None:
     assert changed(1.5, glare_now=True)
     assert not changed(0.5, glare_now=True)
     assert not changed(1.5, glare_now=False)
+
+
+def test_white_glass_come_into_a_glared_dimple_changed_it() -> None:
+    """Where glare overexposes the ring in both frames, a centre brighter than the reference's
+    in every channel whose disc no longer shows the reference's pattern has changed (white
+    glass in it: path-traced 0391, read empty before); not while the pattern still matches, nor
+    where the reference's centre was overexposed too (its brightness then unknown)."""
+    profile = load_profile("brandi-4")
+    start = start_occupancy(profile)
+    reference = render(profile, start, RenderConditions(), seed=3).image
+    reader = BoardReader(profile, reference)
+    reading = reader.read(render(profile, start, RenderConditions(), seed=5).image)
+    stored = reader.reference
+    assert stored is not None and reading.pairs is not None
+    hole = [h.id for h in profile.holes].index("T20")
+    glared_ring = stored.ring.copy()
+    glared_ring[hole] = CLIPPED_LOG + 0.1
+    clipped_now = reading.features.ring_clipped.copy()
+    clipped_now[hole] = True
+
+    def changed(brighter: float, disc: float, centre_clipped_before: bool = False) -> bool:
+        before = stored.centre.copy()
+        if centre_clipped_before:
+            before[hole] = CLIPPED_LOG + 0.1
+        glared = replace(stored, ring=glared_ring, centre=before)
+        centre = reading.features.centre.copy()
+        centre[hole] = stored.centre[hole] + brighter
+        now = replace(reading.features, centre=centre, ring_clipped=clipped_now)
+        matches = reading.pairs.disc_match.copy()
+        matches[hole] = disc
+        return bool(changed_holes(now, glared, matches, noise=0.0)[hole])
+
+    assert changed(1.0, disc=-0.5)
+    assert not changed(0.2, disc=-0.5)
+    assert not changed(1.0, disc=0.9)
+    assert not changed(1.0, disc=-0.5, centre_clipped_before=True)

@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 from tests.vision.conftest import benchmark_case, rendered_start, some_position
-from vision.reader import board_reader
 from vision.reader.board_reader import (
     EMPTIED_DOUBT,
     IN_REGION_EMPTY_DISTANCE,
@@ -316,8 +315,8 @@ def test_a_doubted_hole_the_census_finds_empty_sets_occluded():
 
 def read_with_one_hole_clearly_doubted(profile, kind: str, monkeypatch):
     """Read a clean frame of `profile` whose first empty hole of `kind` the trust network
-    doubts by far more than `EMPTIED_DOUBT` (whatever `trust.evident` says: a clean frame makes
-    it evident). Returns that hole's index, the true position and the reading."""
+    doubts by far more than `EMPTIED_DOUBT`. Returns that hole's index, the true position and
+    the reading."""
     reader = BoardReader(profile, rendered_start(profile.name).image)
     position = some_position(profile, 4)
     frame = render(profile, position, RenderConditions(), seed=3)
@@ -333,7 +332,6 @@ def read_with_one_hole_clearly_doubted(profile, kind: str, monkeypatch):
         return logits
 
     monkeypatch.setattr(type(trust), "logits", doubting)
-    monkeypatch.setattr(board_reader, "evident", lambda evidence, start: np.zeros_like(start, bool))
     reading = reader.read(frame.image)
     assert reading.evidence is not None
     return doubted, position, reading

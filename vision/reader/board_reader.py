@@ -71,7 +71,7 @@ from vision.reader.occlusion import (
 )
 from vision.reader.palette import balanced_lab, linear_bgr, name_seats, paper_colours
 from vision.reader.seats import playing_seats
-from vision.reader.trust import AT_REGION_MM, HoleEvidence, evident
+from vision.reader.trust import AT_REGION_MM, HoleEvidence
 from vision.reader.trust import INPUTS as TRUST_INPUTS
 from vision.reader.warning import ReaderWarning, board_overexposed, kennel_overexposed
 
@@ -559,7 +559,7 @@ class BoardReader:
                       | self._strange_empty_in_region(evidence))
             if self.learned.trust is not None:
                 doubt = self.learned.trust.threshold - self.learned.trust.logits(evidence.matrix())
-                hidden |= (doubt > 0) & ~evident(evidence, self._start_classes)
+                hidden |= doubt > 0
                 clearly_doubted = (hidden & (doubt >= EMPTIED_DOUBT)
                                    & self._hidden_if_emptied(evidence))
         else:

@@ -141,7 +141,10 @@ def changed_holes(now: HoleFeatures, reference: HoleFeatures, disc_match: np.nda
     glare spot) the light there is unknown; but where it is overexposed in both, the glare
     stayed: a centre darker by `CHANGED_ALONE` in every channel than the change of light over
     the rest of the board (the median of the other rings') is a marble come into a glared
-    dimple. No other hole under glare counts as changed."""
+    dimple; so is a centre brighter by `CHANGED_LOOK` in every channel than the reference's
+    (not overexposed there) and than any brightening of the board, whose disc pattern no longer
+    matches (at most `CHANGED_DISC`): white glass in a glared dimple. No other hole under
+    glare counts as changed."""
     clipped = ring_overexposed(now, reference)
     light = now.ring - reference.ring
     change = np.abs(now.centre - reference.centre - light).max(axis=1)
@@ -153,4 +156,8 @@ def changed_holes(now: HoleFeatures, reference: HoleFeatures, disc_match: np.nda
         board = np.median(light[~clipped], axis=0)
         darker = (reference.centre - now.centre + board).min(axis=1) - CHANGED_NOISE * noise
         changed |= glared & ~now.centre_clipped.any(axis=1) & (darker >= CHANGED_ALONE)
+        brighter = ((now.centre - reference.centre - np.maximum(board, 0.0)).min(axis=1)
+                    - CHANGED_NOISE * noise)
+        changed |= (glared & ~(reference.centre >= CLIPPED_LOG).any(axis=1)
+                    & (brighter >= CHANGED_LOOK) & (disc_match <= CHANGED_DISC))
     return np.asarray(changed)

@@ -26,8 +26,6 @@ DOUBTFUL = 3.0  # ... and beyond which it is in doubt
 AT_REGION_MM = 12.0  # a hole this close to a foreign region is at it
 NEAR_REGION_MM = 19.0  # ... this close, near it
 NOISE_FLOOR = 0.1  # 8-bit levels added to the frame's noise before its log (a clean render)
-EVIDENT_MARGIN = 8.0  # log-odds by which an evident hole's best class beats every other
-SAME_DISC = 0.5  # least disc pattern match of an evident hole that holds what it held before
 
 INPUTS = (
     "best distance", "nearest distance", "second distance", "best score", "score margin",
@@ -154,20 +152,3 @@ def _largest(neighbours: np.ndarray, values: np.ndarray) -> np.ndarray:
     masking."""
     return np.asarray((neighbours * values[None, :].astype(np.float32)).max(axis=1))
 
-
-def evident(evidence: HoleEvidence, start: np.ndarray) -> np.ndarray:
-    """(N,) holes whose best class stands whatever the trust network says: clear of every
-    foreign region (farther than `REACH_CAP_MM`: a hand reaches well beyond the part of it the
-    occlusion test finds), fitting that class (Gaussian distance within
-    `DOUBTFUL`), beating every other class the hole can hold by `EVIDENT_MARGIN` log-odds,
-    and, where that class is the one the hole held in the reference (``start`` (N,) class
-    indices), showing the reference's disc pattern still (correlation `SAME_DISC` or more: a
-    hand the occlusion test missed hides it). Nothing found lies over such a hole and its
-    evidence does not conflict: a ``"?"`` there would say that something is where nothing is
-    (a lamp moved since the reference, a kennel emptied under other light)."""
-    ranked = np.sort(evidence.scores, axis=0)
-    best = evidence.scores.argmax(axis=0)
-    fits = evidence.distance[best, np.arange(best.size)] <= DOUBTFUL
-    seen_before = (best != start) | (evidence.disc_match >= SAME_DISC)
-    return np.asarray((evidence.reach > REACH_CAP_MM) & fits & seen_before
-                      & (ranked[-1] - ranked[-2] >= EVIDENT_MARGIN))
