@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from hw import load_profile
 from tests.vision.conftest import rendered_start
+from vision.reader.board_reader import BoardReader
 
 
 def test_kennel_marbles_the_trust_network_doubts_are_unknown_though_they_fit_clearly(monkeypatch):
@@ -13,8 +14,6 @@ def test_kennel_marbles_the_trust_network_doubts_are_unknown_though_they_fit_cle
     # marbles of a clean frame, which fit their colour clearly, are doubted.
     profile = load_profile("brandi-4")
     frame = rendered_start("brandi-4")
-    from vision.reader.board_reader import BoardReader
-
     reader = BoardReader(profile, frame.image)
     assert reader.learned is not None and reader.learned.trust is not None
     trust = reader.learned.trust
