@@ -315,8 +315,8 @@ def test_a_doubted_hole_the_census_finds_empty_sets_occluded():
 
 def read_with_one_hole_clearly_doubted(profile, kind: str, monkeypatch):
     """Read a clean frame of `profile` whose first empty hole of `kind` the trust network
-    doubts by far more than `EMPTIED_DOUBT`. Returns that hole's index, the true position and
-    the reading."""
+    doubts by far more than `EMPTIED_DOUBT`. Returns the reader, that hole's index, the true
+    position and the reading."""
     reader = BoardReader(profile, rendered_start(profile.name).image)
     position = some_position(profile, 4)
     frame = render(profile, position, RenderConditions(), seed=3)
@@ -334,7 +334,7 @@ def read_with_one_hole_clearly_doubted(profile, kind: str, monkeypatch):
     monkeypatch.setattr(type(trust), "logits", doubting)
     reading = reader.read(frame.image)
     assert reading.evidence is not None
-    return doubted, position, reading
+    return reader, doubted, position, reading
 
 
 def test_a_doubted_empty_hole_whose_disc_looks_as_in_the_reference_sets_no_flag(
@@ -342,7 +342,8 @@ def test_a_doubted_empty_hole_whose_disc_looks_as_in_the_reference_sets_no_flag(
     # Path-traced 0151: a lamp moved since the reference changes the rings of some empty
     # holes; the trust network doubts them clearly and the census reads them empty, but their
     # discs show the reference's pattern still (`UNCHANGED_DISC`): no finger is over them.
-    doubted, position, reading = read_with_one_hole_clearly_doubted(brandi4, "track", monkeypatch)
+    _, doubted, position, reading = read_with_one_hole_clearly_doubted(brandi4, "track",
+                                                                       monkeypatch)
     assert reading.evidence.disc_match[doubted] >= UNCHANGED_DISC
     assert reading.holes == position and not reading.occluded
 
@@ -350,24 +351,51 @@ def test_a_doubted_empty_hole_whose_disc_looks_as_in_the_reference_sets_no_flag(
 def test_a_doubted_kennel_hole_whose_marble_left_sets_no_flag(brandi4, monkeypatch):
     # Path-traced 0221, 0251, 0305, 0348, 0371: a kennel's marble has left since the reference;
     # its hole shows a dimple the reference never showed there, and the trust network doubts
-    # it clearly for that alone. It looks like an empty hole (`LEFT_EMPTY_DISTANCE`), the
+    # it clearly for that alone. It looks like an empty dimple (`LEFT_EMPTY_DISTANCE`), the
     # census reads it empty, and no finger is over it.
-    doubted, position, reading = read_with_one_hole_clearly_doubted(brandi4, "kennel", monkeypatch)
+    _, doubted, position, reading = read_with_one_hole_clearly_doubted(brandi4, "kennel",
+                                                                       monkeypatch)
     assert reading.evidence.distance[0, doubted] <= LEFT_EMPTY_DISTANCE
     assert reading.holes == position and not reading.occluded
 
 
+def test_an_emptied_kennel_hole_is_judged_as_a_painted_or_an_unpainted_dimple(brandi4):
+    # Path-traced 0425: three white marbles had left a kennel in a painted band. Their holes,
+    # unpainted inside, lay 5.5-6.4 from the empty class against their own rings (the paint)
+    # but 0.8-1.4 against the plain board around them: no finger is over them. The compositing
+    # renderer paints its dimples: there the ring gives the empty look.
+    reader = BoardReader(brandi4, rendered_start("brandi-4").image)
+    reading = reader.read(rendered_start("brandi-4").image)
+    assert reading.evidence is not None
+    kennel = reader.ids.index("K0.0")
+    distance = reading.evidence.distance.copy()
+
+    def hidden(against_ring: float, against_board: float) -> bool:
+        distance[0, kennel] = against_ring
+        evidence = replace(reading.evidence, distance=distance)
+        bare = np.zeros(len(reader.ids))
+        bare[kennel] = against_board
+        return bool(reader._hidden_if_emptied(evidence, bare)[kennel])
+
+    far, near = LEFT_EMPTY_DISTANCE + 3.0, LEFT_EMPTY_DISTANCE - 2.0
+    assert not hidden(against_ring=far, against_board=near)  # unpainted, as the path tracer
+    assert not hidden(against_ring=near, against_board=far)  # painted, as the compositing one
+    assert hidden(against_ring=far, against_board=far)  # neither: something is over it
+
+
 def test_a_hand_over_a_kennel_hole_whose_marble_left_sets_occluded():
     # The default draw's case 344: a hand covers 96 % of K0.0, whose marble has left, and the
-    # occlusion test finds nothing. The hole looks like no empty hole (far beyond
-    # LEFT_EMPTY_DISTANCE); the census reads it empty, and the flag says what is over it.
+    # occlusion test finds nothing. The hole looks like no empty dimple, painted or not (far
+    # beyond LEFT_EMPTY_DISTANCE); the census reads it empty, and the flag says what is over it.
     profile, start, frame, occupancy = benchmark_case(2024, 344)
     assert frame.cover["K0.0"] > 0.9 and occupancy["K0.0"] is None
     reader = BoardReader(profile, start.image)
     reading = reader.read(frame.image)
     evidence = reading.evidence
     assert evidence is not None and evidence.nothing_over
-    assert evidence.distance[0, reader.ids.index("K0.0")] > LEFT_EMPTY_DISTANCE
+    hole = reader.ids.index("K0.0")
+    bare = reader.prototypes.bare_dimple_distance(reading.features)
+    assert min(evidence.distance[0, hole], bare[hole]) > LEFT_EMPTY_DISTANCE
     assert reading.holes == occupancy
     assert reading.occluded
 

@@ -104,12 +104,15 @@ EMPTIED_DOUBT = 2.0
 # ... unless the hole was empty in the reference and its disc still shows the reference's
 # brightness pattern this well (correlation): nothing hides it ...
 UNCHANGED_DISC = 0.85
-# ... or it held a marble in the reference and now looks like an empty hole (within this
-# distance of the empty class): its marble has left, and the dimple the reference never showed
-# is doubted for that alone. (Path-traced 0139-0388: 5 boards with nothing over them were
-# flagged for such holes, at 3.2-5.0; compositing draws seed 2024: 2 boards with a hand over a
-# kennel that only this found, at 6.0 and 9.5.)
-LEFT_EMPTY_DISTANCE = 5.5
+# ... or it held a marble in the reference and now looks like an empty dimple, painted as the
+# band around it (its distance to the empty class against its own ring) or unpainted (against
+# the plain board, `Prototypes.bare_dimple_distance`), within this distance: its marble has
+# left, and the dimple the reference never showed is doubted for that alone. (The compositing
+# renderer paints its kennel dimples, the path tracer does not. Path-traced 0389-0430: the
+# emptied kennel holes doubted so with nothing over them lay at most 2.3 from either; on the
+# shuffled compositing draws of seeds 2024 and 2025, every one lay under a hand, and every board
+# such a hole flagged has one at 3.7 or more.)
+LEFT_EMPTY_DISTANCE = 3.0
 # A hole inside a foreign region, empty in the reference and read empty, that looks unlike an
 # empty hole (Gaussian distance to the empty class beyond this) and unlike its own reference
 # (disc match below `UNCHANGED_DISC`) has something over it: a black marble between fingers
@@ -174,6 +177,15 @@ class Prototypes:
                                   (len(self.names) - 1, *empty.shape[1:]))
         stacked = np.concatenate([empty, marbles])
         return np.asarray(features.residuals(stacked, self.means) / self.scales[:, None, :])
+
+    def bare_dimple_distance(self, features: HoleFeatures) -> np.ndarray:
+        """(N,) scaled distance to the empty class of every hole's centre taken against the
+        plain board around it (as a marble's, `paint`) instead of its own ring: how far it is
+        from an unpainted dimple, which a kennel hole shows once its marble has left,
+        whatever paint lies around it."""
+        bare = features.vectors(self.paint)[None]
+        residual = features.residuals(bare, self.means[:1])[0] / self.scales[0]
+        return np.asarray(np.sqrt((residual ** 2).sum(axis=1)))
 
     def distances(self, features: HoleFeatures) -> np.ndarray:
         """(C, N) scaled distance of every hole's features to every class."""
@@ -498,14 +510,16 @@ class BoardReader:
         fit = self.locator.locate(image)
         return fit, HoleFeatures.measure(self.sampler.sample(image, fit))
 
-    def _hidden_if_emptied(self, evidence: HoleEvidence) -> np.ndarray:
+    def _hidden_if_emptied(self, evidence: HoleEvidence, bare: np.ndarray) -> np.ndarray:
         """(N,) holes that, if clearly doubted and found empty, have something over them
         (`EMPTIED_DOUBT`): those empty in the reference whose disc no longer shows the
         reference's pattern (`UNCHANGED_DISC`), and those full in it that look like no empty
-        hole (`LEFT_EMPTY_DISTANCE`)."""
+        dimple, painted or unpainted (``bare`` (N,): `Prototypes.bare_dimple_distance`;
+        `LEFT_EMPTY_DISTANCE`)."""
+        left_empty = np.minimum(evidence.distance[0], bare)
         return np.asarray(np.where(self._start_classes == 0,
                                    evidence.disc_match < UNCHANGED_DISC,
-                                   evidence.distance[0] > LEFT_EMPTY_DISTANCE))
+                                   left_empty > LEFT_EMPTY_DISTANCE))
 
     def _strange_empty_in_region(self, evidence: HoleEvidence) -> np.ndarray:
         """(N,) holes inside a foreign region, empty in the reference and read empty, that
@@ -560,8 +574,9 @@ class BoardReader:
             if self.learned.trust is not None:
                 doubt = self.learned.trust.threshold - self.learned.trust.logits(evidence.matrix())
                 hidden |= doubt > 0
+                bare = prototypes.bare_dimple_distance(features)
                 clearly_doubted = (hidden & (doubt >= EMPTIED_DOUBT)
-                                   & self._hidden_if_emptied(evidence))
+                                   & self._hidden_if_emptied(evidence, bare))
         else:
             hidden = self._doubtful_without_reference(features, distance)
         best = scores.argmax(axis=0)
