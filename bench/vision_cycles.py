@@ -125,7 +125,11 @@ class Tally:
         if key:
             self.flag[key] += 1
         if key == "fp":
-            self.errors.append(f"{name}: occluded with no hole hidden")
+            hands = len(truth["case"]["hands"])
+            things = [f"{hands} hand" + "s" * (hands > 1)] if hands else []
+            things += [thing["kind"] for thing in truth["case"]["things"]]
+            self.errors.append(f"{name}: occluded with no hole hidden"
+                               + (f" ({', '.join(things)} in the picture)" if things else ""))
         elif key == "fn":
             self.errors.append(f"{name}: occluded missed")
         self.ms.append(ms)
