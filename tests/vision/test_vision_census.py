@@ -130,6 +130,23 @@ def test_more_holes_in_doubt_are_not_resolved_by_the_count():
     assert TWO_EACH.settle(scores, labels, np.full(5, NO_HAND), True).tolist() == labels.tolist()
 
 
+def test_more_holes_in_doubt_each_looking_like_what_the_count_misses_hold_it():
+    # Path-traced 0407: a white kennel under glare in the reference; three white marbles on
+    # the track were doubted, each looking most like white, the three whites nobody else showed.
+    # Here: three holes in doubt, the missing red and blue each the best class of one.
+    scores = scores_for(1, 0, 2, 0, 0)
+    scores[0, 1], scores[1, 1] = 9.0, 10.0  # hole 1: a little more red than empty
+    scores[0, 3], scores[2, 3] = 9.0, 10.0  # hole 3: a little more blue than empty
+    scores[0, 4], scores[1, 4] = 10.0, 3.0  # hole 4: empty
+    labels = np.array([1, UNKNOWN, 2, UNKNOWN, UNKNOWN])
+    assert MAX_DOUBT < 3
+    settled = TWO_EACH.settle(scores, labels, np.full(5, NO_HAND), True)
+    assert settled.tolist() == [1, 1, 2, 2, 0]
+    # Not when a hand or card is about: a missed hand there is what makes so many doubts.
+    with_hand = TWO_EACH.settle(scores, labels, np.full(5, NO_HAND), False)
+    assert with_hand.tolist() == labels.tolist()
+
+
 def test_every_marble_seen_clears_doubt_away_from_hands_but_not_at_them():
     scores = scores_for(1, 1, 2, 2, 0, 0)
     labels = np.array([1, 1, 2, 2, UNKNOWN, UNKNOWN])

@@ -99,8 +99,10 @@ def lamp_switched_off(image: np.ndarray) -> np.ndarray:
 
 
 def test_a_lamp_switched_off_mid_game_is_relearnt_from_the_accepted_position() -> None:
+    # In most positions the census places every marble the lamp's change left in doubt; in
+    # these the reader doubts more than that and cannot learn the new light by itself.
     reader = _reader()
-    accepted, later = some_position(PROFILE, 3), some_position(PROFILE, 9)
+    accepted, later = some_position(PROFILE, 6), some_position(PROFILE, 12)
     now = lamp_switched_off(_frame(accepted, noise_sigma=2.0))
     after = lamp_switched_off(render(PROFILE, later, RenderConditions(noise_sigma=2.0),
                                       seed=8).image)

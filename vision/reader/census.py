@@ -14,8 +14,10 @@ something else"):
   them is at a foreign region, the most likely reading that has exactly each seat's count is
   taken (never giving a hole a colour it cannot hold), as long as no hole is overruled by more
   than `MAX_COST` log-odds. The holes in doubt hold the marbles nobody else shows. (More holes
-  in doubt with nothing found over the board are mostly a hand the occlusion test missed: not
-  resolved.) When more holes than the count needs would take a change almost equally well
+  in doubt with nothing found over the board are mostly a hand the occlusion test missed: they
+  are resolved only when every hole's best class already gives each seat its count, nothing
+  overruled: white glass doubted on the track, each hole looking most like the white marbles
+  nobody else shows.) When more holes than the count needs would take a change almost equally well
   (within `AMBIGUOUS` log-odds: "the missing black is one of these two"), picking one would be
   a guess: they all become ``"?"``.
 * **Too many of a colour, the runner-up clear**: when nothing is over the board, a hole
@@ -70,9 +72,9 @@ class Census:
         """
         log_odds = _log_softmax(scores)
         doubt = labels == UNKNOWN
-        if (self.counted and nothing_over and doubt.sum() <= MAX_DOUBT
-                and (reach[doubt] > AT_REGION_MM).all()):
-            exact = self._exact(log_odds)
+        if self.counted and nothing_over and (reach[doubt] > AT_REGION_MM).all():
+            few = doubt.sum() <= MAX_DOUBT
+            exact = self._exact(log_odds) if few else self._as_counted(log_odds)
             if exact is not None:
                 return exact
         settled = self._at_most(log_odds, labels)
@@ -126,6 +128,13 @@ class Census:
                 continue
             settled[hole] = colour
         return settled
+
+    def _as_counted(self, log_odds: np.ndarray) -> np.ndarray | None:
+        """Every hole's best class, when that reading has exactly each colour's count
+        (else None)."""
+        holdable = log_odds if self.possible is None else np.where(self.possible, log_odds, -np.inf)
+        labels = holdable.argmax(axis=0)
+        return labels if (self._counts(labels) == self.capacity[1:]).all() else None
 
     def _exact(self, log_odds: np.ndarray) -> np.ndarray | None:
         """The best reading with exactly each colour's count, by cheapest single changes, or
