@@ -315,8 +315,8 @@ def test_a_doubted_hole_the_census_finds_empty_sets_occluded():
 
 def read_with_one_hole_clearly_doubted(profile, kind: str, monkeypatch):
     """Read a clean frame of `profile` whose first empty hole of `kind` the trust network
-    doubts by far more than `EMPTIED_DOUBT`. Returns the reader, that hole's index, the true
-    position and the reading."""
+    doubts by far more than `EMPTIED_DOUBT`. Returns that hole's index, the true position and
+    the reading."""
     reader = BoardReader(profile, rendered_start(profile.name).image)
     position = some_position(profile, 4)
     frame = render(profile, position, RenderConditions(), seed=3)
@@ -334,7 +334,7 @@ def read_with_one_hole_clearly_doubted(profile, kind: str, monkeypatch):
     monkeypatch.setattr(type(trust), "logits", doubting)
     reading = reader.read(frame.image)
     assert reading.evidence is not None
-    return reader, doubted, position, reading
+    return doubted, position, reading
 
 
 def test_a_doubted_empty_hole_whose_disc_looks_as_in_the_reference_sets_no_flag(
@@ -342,8 +342,7 @@ def test_a_doubted_empty_hole_whose_disc_looks_as_in_the_reference_sets_no_flag(
     # Path-traced 0151: a lamp moved since the reference changes the rings of some empty
     # holes; the trust network doubts them clearly and the census reads them empty, but their
     # discs show the reference's pattern still (`UNCHANGED_DISC`): no finger is over them.
-    _, doubted, position, reading = read_with_one_hole_clearly_doubted(brandi4, "track",
-                                                                       monkeypatch)
+    doubted, position, reading = read_with_one_hole_clearly_doubted(brandi4, "track", monkeypatch)
     assert reading.evidence.disc_match[doubted] >= UNCHANGED_DISC
     assert reading.holes == position and not reading.occluded
 
@@ -353,8 +352,7 @@ def test_a_doubted_kennel_hole_whose_marble_left_sets_no_flag(brandi4, monkeypat
     # its hole shows a dimple the reference never showed there, and the trust network doubts
     # it clearly for that alone. It looks like an empty dimple (`LEFT_EMPTY_DISTANCE`), the
     # census reads it empty, and no finger is over it.
-    _, doubted, position, reading = read_with_one_hole_clearly_doubted(brandi4, "kennel",
-                                                                       monkeypatch)
+    doubted, position, reading = read_with_one_hole_clearly_doubted(brandi4, "kennel", monkeypatch)
     assert reading.evidence.distance[0, doubted] <= LEFT_EMPTY_DISTANCE
     assert reading.holes == position and not reading.occluded
 
