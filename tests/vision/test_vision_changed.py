@@ -65,10 +65,10 @@ def test_a_large_colour_change_counts_whatever_the_disc_pattern() -> None:
     assert changed.any() and not (changed & ~moved).any()
 
 
-def test_a_marble_come_into_a_glared_dimple_changed_it() -> None:
-    """Where glare overexposes the ring in both frames, a centre much darker than the light
-    over the board explains has changed (a marble in it); a little darker, or a glare that
-    left, does not count."""
+def glared_hole():
+    """A clean reference and frame of brandi-4 and the hole T20 under glare: the reference's
+    features, the frame's reading, the hole's index, the reference's rings with T20's
+    overexposed, and the frame's ring clipping with T20's overexposed."""
     profile = load_profile("brandi-4")
     start = start_occupancy(profile)
     reference = render(profile, start, RenderConditions(), seed=3).image
@@ -79,9 +79,17 @@ def test_a_marble_come_into_a_glared_dimple_changed_it() -> None:
     hole = [h.id for h in profile.holes].index("T20")
     glared_ring = stored.ring.copy()
     glared_ring[hole] = CLIPPED_LOG + 0.1
-    glared = replace(stored, ring=glared_ring)
     clipped_now = reading.features.ring_clipped.copy()
     clipped_now[hole] = True
+    return stored, reading, hole, glared_ring, clipped_now
+
+
+def test_a_marble_come_into_a_glared_dimple_changed_it() -> None:
+    """Where glare overexposes the ring in both frames, a centre much darker than the light
+    over the board explains has changed (a marble in it); a little darker, or a glare that
+    left, does not count."""
+    stored, reading, hole, glared_ring, clipped_now = glared_hole()
+    glared = replace(stored, ring=glared_ring)
 
     def changed(darker: float, glare_now: bool) -> bool:
         centre = reading.features.centre.copy()
@@ -100,18 +108,7 @@ def test_white_glass_come_into_a_glared_dimple_changed_it() -> None:
     in every channel whose disc no longer shows the reference's pattern has changed (white
     glass in it: path-traced 0391, read empty before); not while the pattern still matches, nor
     where the reference's centre was overexposed too (its brightness then unknown)."""
-    profile = load_profile("brandi-4")
-    start = start_occupancy(profile)
-    reference = render(profile, start, RenderConditions(), seed=3).image
-    reader = BoardReader(profile, reference)
-    reading = reader.read(render(profile, start, RenderConditions(), seed=5).image)
-    stored = reader.reference
-    assert stored is not None and reading.pairs is not None
-    hole = [h.id for h in profile.holes].index("T20")
-    glared_ring = stored.ring.copy()
-    glared_ring[hole] = CLIPPED_LOG + 0.1
-    clipped_now = reading.features.ring_clipped.copy()
-    clipped_now[hole] = True
+    stored, reading, hole, glared_ring, clipped_now = glared_hole()
 
     def changed(brighter: float, disc: float, centre_clipped_before: bool = False) -> bool:
         before = stored.centre.copy()

@@ -92,6 +92,10 @@ class Census:
         settled[resolve] = 0
         return settled
 
+    def _holdable(self, log_odds: np.ndarray) -> np.ndarray:
+        """``log_odds`` (C, N) with the classes a hole cannot hold at minus infinity."""
+        return log_odds if self.possible is None else np.where(self.possible, log_odds, -np.inf)
+
     def _counts(self, labels: np.ndarray) -> np.ndarray:
         """Holes per colour class (classes 1..C-1)."""
         return np.bincount(labels[labels > 0], minlength=len(self.capacity))[1:]
@@ -114,7 +118,7 @@ class Census:
         that is clear: no foreign region near, the runner-up within `MAX_COST` of the surplus
         colour and beating every other class by `RUNNER_UP_MARGIN`, and that colour's
         marbles not all seen yet."""
-        holdable = log_odds if self.possible is None else np.where(self.possible, log_odds, -np.inf)
+        holdable = self._holdable(log_odds)
         settled = settled.copy()
         for hole in np.flatnonzero((settled == UNKNOWN) & (labels != UNKNOWN)
                                    & (reach > AT_REGION_MM)):
@@ -132,7 +136,7 @@ class Census:
     def _as_counted(self, log_odds: np.ndarray) -> np.ndarray | None:
         """Every hole's best class, when that reading has exactly each colour's count
         (else None)."""
-        holdable = log_odds if self.possible is None else np.where(self.possible, log_odds, -np.inf)
+        holdable = self._holdable(log_odds)
         labels = holdable.argmax(axis=0)
         return labels if (self._counts(labels) == self.capacity[1:]).all() else None
 
@@ -140,7 +144,7 @@ class Census:
         """The best reading with exactly each colour's count, by cheapest single changes, or
         None when a change would cost more than `MAX_COST` or the count cannot be met. Holes
         that would take a change `AMBIGUOUS`ly (more of them than it needs) are `UNKNOWN`."""
-        holdable = log_odds if self.possible is None else np.where(self.possible, log_odds, -np.inf)
+        holdable = self._holdable(log_odds)
         labels = holdable.argmax(axis=0)
         holes = np.arange(labels.size)
         ambiguous = np.zeros(labels.size, bool)
