@@ -1,4 +1,5 @@
-"""Holes changed since the reference (`match.changed_holes`): their reference class is ruled out."""
+"""Holes changed since the reference (`match.changed_holes`): their reference class is ruled out;
+kennel holes whose marble stayed: the empty hole is."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 
 from hw import load_profile
 from tests.vision.conftest import some_position
-from vision.reader.board_reader import BoardReader
+from vision.reader.board_reader import STAYED_DISC, BoardReader
 from vision.reader.features import CLIPPED_LOG
 from vision.reader.match import changed_holes
 from vision.render import RenderConditions, render, start_occupancy
@@ -126,3 +127,35 @@ def test_white_glass_come_into_a_glared_dimple_changed_it() -> None:
     assert not changed(0.2, disc=-0.5)
     assert not changed(1.0, disc=0.9)
     assert not changed(1.0, disc=-0.5, centre_clipped_before=True)
+
+
+def test_a_kennel_hole_whose_disc_shows_the_reference_pattern_still_holds_its_marble() -> None:
+    """A kennel marble that stayed keeps its highlights where they were; one that left takes
+    them along. Where the disc matches the reference's by `STAYED_DISC`, the empty hole is
+    ruled out (path-traced 0453: black glass in a black kennel on dark aluminium, its disc
+    matching 0.99, looked more like an empty dimple and was read empty)."""
+    profile = load_profile("brandi-4")
+    start = start_occupancy(profile)
+    reference = render(profile, start, RenderConditions(), seed=3).image
+    later = some_position(profile, seed=4)
+    frame = render(profile, later, RenderConditions(light_level=0.8), seed=5).image
+    reader = BoardReader(profile, reference)
+    reading = reader.read(frame)
+    assert reading.pairs is not None and reading.evidence is not None
+    assert reader.prototypes is not None
+
+    def empty_ruled_out(disc_match: np.ndarray) -> np.ndarray:
+        pairs = replace(reading.pairs, disc_match=disc_match)
+        return reader._ruled_out(reading.features, reader.prototypes, pairs,
+                                 noise=reading.evidence.noise)[0]
+
+    kennel = np.array([hole.kind == "kennel" for hole in profile.holes])
+    stayed = kennel & np.array([later[hole.id] is not None for hole in profile.holes])
+    left = kennel & ~stayed
+    assert left.any() and stayed.any()
+    shown = reading.pairs.disc_match >= STAYED_DISC
+    assert not shown[left].any()  # a marble that left changed the disc's pattern
+    ruled_out = empty_ruled_out(reading.pairs.disc_match)
+    assert (ruled_out[kennel] == (stayed & shown)[kennel]).all() and ruled_out[stayed].any()
+    assert not empty_ruled_out(np.full(len(reader.ids), STAYED_DISC - 0.01))[kennel].any()
+    assert reading.holes == later
