@@ -90,19 +90,21 @@ def test_learning_follows_a_darkening_evening() -> None:
 
 def lamp_switched_off(image: np.ndarray) -> np.ndarray:
     """The frame with a warm lamp switched off that lit its right part: from a third of the
-    width on, darker and bluer, down to a fiftieth of the red light. (A milder ramp the reader
-    follows by itself: the board's grain still shows there, `occlusion.without_grain_shown`.)"""
+    width on, darker and bluer, down to a hundredth of the red light and two fifths of the
+    green. (A milder ramp the reader follows by itself: the board's grain still shows there,
+    `occlusion.without_grain_shown`, and the census places the marbles left in doubt; with a
+    fiftieth of the red, in every position 1-15 of `some_position`.)"""
     width = image.shape[1]
     ramp = np.clip((np.arange(width) / width - 0.3) / 0.3, 0, 1)[None, :, None]
-    keep = 1 - 0.98 * ramp * np.array([0.2, 0.6, 1.0])  # BGR: the lamp's light is mostly red
+    keep = 1 - 0.99 * ramp * np.array([0.1, 0.6, 1.0])  # BGR: the lamp's light is mostly red
     return np.clip(image * keep, 0, 255).astype(np.uint8)
 
 
 def test_a_lamp_switched_off_mid_game_is_relearnt_from_the_accepted_position() -> None:
-    # In most positions the census places every marble the lamp's change left in doubt; in
-    # these the reader doubts more than that and cannot learn the new light by itself.
+    # The reader doubts more than the census can place and cannot learn the new light by
+    # itself.
     reader = _reader()
-    accepted, later = some_position(PROFILE, 6), some_position(PROFILE, 12)
+    accepted, later = some_position(PROFILE, 3), some_position(PROFILE, 9)
     now = lamp_switched_off(_frame(accepted, noise_sigma=2.0))
     after = lamp_switched_off(render(PROFILE, later, RenderConditions(noise_sigma=2.0),
                                       seed=8).image)
