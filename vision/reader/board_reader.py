@@ -104,15 +104,6 @@ EMPTIED_DOUBT = 2.0
 # ... unless the hole was empty in the reference and its disc still shows the reference's
 # brightness pattern this well (correlation): nothing hides it ...
 UNCHANGED_DISC = 0.85
-# A kennel hole that held a marble in the reference and whose disc shows the reference's
-# brightness pattern this well still holds it: a glass marble that leaves takes its highlights
-# with it, and a kennel holds no other seat's marbles. (Kennel holes emptied since the
-# reference matched at most 0.89: path-traced 0389-0470, 818 holes, black glass on a dark band
-# the closest; the default compositing draw's cases 0-199, 3 010 holes, hands over 95 of them.
-# Of the holes whose marble stayed, 517 of 796 and 150 of 990 matched 0.95 or better. Path-
-# traced 0453: black glass in a black kennel on dark aluminium looked more like an empty dimple
-# than the black class and was read empty, its disc matching 0.99.)
-STAYED_DISC = 0.95
 # ... or it held a marble in the reference and now looks like an empty dimple, painted as the
 # band around it (its distance to the empty class against its own ring) or unpainted (against
 # the plain board, `Prototypes.bare_dimple_distance`), within this distance: its marble has
@@ -130,6 +121,15 @@ LEFT_EMPTY_DISTANCE = 3.5
 # and 2025, no hole with less than a tenth covered that was read empty inside a region lay
 # beyond 2.53.
 IN_REGION_EMPTY_DISTANCE = 3.3
+# A kennel hole that held a marble in the reference and whose disc shows the reference's
+# brightness pattern this well still holds it: a glass marble that leaves takes its highlights
+# with it, and a kennel holds no other seat's marbles. (Kennel holes emptied since the
+# reference matched at most 0.89: path-traced 0389-0470, 818 holes, black glass on a dark band
+# the closest; the default compositing draw's cases 0-199, 3 010 holes, hands over 95 of them.
+# Of the holes whose marble stayed, 517 of 796 and 150 of 990 matched 0.95 or better. Path-
+# traced 0453: black glass in a black kennel on dark aluminium looked more like an empty dimple
+# than the black class and was read empty, its disc matching 0.99.)
+STAYED_DISC = 0.95
 
 # Without a reference frame: how each marble typically looks against the plain board around
 # it (the colour features below: log B, G, R ratio and unevenness), measured with this reader
