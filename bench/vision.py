@@ -24,6 +24,10 @@ its own, so every case is otherwise the one the same seed draws without the opti
 DIR` with the networks `vision.reader.train --out DIR` wrote instead of the shipped ones.
 `--lens-k1 K` takes both frames of every case through a lens of radial distortion K
 (`vision.lens`; a wide lens' barrel is about -0.1), the cases otherwise the same.
+`--path-traced DIR` then reads the other renderer's draw too, the path-traced cases
+`bench/render_cycles.py` wrote to DIR (`--path-traced-first N`: those numbered N and later), with
+the same reader, networks and lens, and prints its figures (`bench/vision_cycles.py`) after
+this draw's.
 """
 
 from __future__ import annotations
@@ -334,7 +338,7 @@ def print_breakdown(tally: Tally) -> None:
               + f"  {wrong / max(visible, 1):.3%}")
 
 
-def main() -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=int, default=600)
     parser.add_argument("--seed", type=int, default=2024)
@@ -359,7 +363,13 @@ def main() -> int:
     parser.add_argument("--drift-game", type=int, default=0, metavar="N",
                         help="instead: a game of N frames per board under drifting light, read "
                         "with the reference kept and with learning from accepted positions")
-    args = parser.parse_args()
+    parser.add_argument("--path-traced", type=Path, metavar="DIR",
+                        help="also read the path-traced cases bench/render_cycles.py wrote to DIR")
+    parser.add_argument("--path-traced-first", type=int, default=0, metavar="N",
+                        help="of those, only the cases numbered N and later")
+    args = parser.parse_args(argv)
+    if args.path_traced and not args.path_traced.is_dir():
+        parser.error(f"--path-traced: {args.path_traced} is not a folder")
     if args.drift_game:
         print_drift_game(args.seed, args.drift_game)
         return 0
@@ -410,6 +420,14 @@ def main() -> int:
         print_breakdown(tally)
     for line in tally.errors[:args.show_errors]:
         print("  ", line)
+    if args.path_traced:
+        import vision_cycles  # bench/: the path-traced draw's figures
+
+        cycles, _ = vision_cycles.evaluate(args.path_traced, args.reader == "naive",
+                                           args.path_traced_first, args.models,
+                                           lens_k1=args.lens_k1)
+        print()
+        vision_cycles.report(cycles, args.path_traced, args.breakdown, args.show_errors)
     return 0
 
 

@@ -140,3 +140,14 @@ def test_leave_one_renderer_out_reuses_networks_already_trained(tmp_path, monkey
     (folder / "hole_trust.npz").unlink()
     with pytest.raises(AssertionError):
         renderers.trained(folder, tmp_path, 45, (0, 10), None, 20, reuse=True)
+
+
+def test_the_benchmark_reads_both_renderers_draws(rendered, capsys):
+    out, _, _ = rendered
+    assert bench("vision").main(["--cases", "2", "--path-traced", str(out),
+                                 "--path-traced-first", "5"]) == 0
+    printed = capsys.readouterr().out
+    assert "cases 2 (brandi-4 and brandi-6 alternating), seed 2024" in printed
+    assert f"cases 1 in {out}" in printed
+    with pytest.raises(SystemExit):
+        bench("vision").main(["--path-traced", str(out / "missing")])
