@@ -19,11 +19,13 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 def bench(name: str):
-    """A bench script as a module."""
-    spec = importlib.util.spec_from_file_location(name, REPO_ROOT / "bench" / f"{name}.py")
+    """A bench script as a module (as ``bench_<name>``: ``bench/vision.py`` is no `vision`)."""
+    module_name = f"bench_{name}"
+    spec = importlib.util.spec_from_file_location(module_name,
+                                                  REPO_ROOT / "bench" / f"{name}.py")
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
+    sys.modules[module_name] = module
     spec.loader.exec_module(module)
     return module
 
