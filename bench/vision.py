@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/vision.py [--cases 600] [--seed 2024] [--breakdown] [--cold] [--jobs N]
         [--empty-seats K] [--shuffle-colours] [--reader naive] [--models DIR] [--lens-k1 K]
+        [--path-traced DIR [--path-traced-first N]]
 
 Each case: a random realistic game position, a test frame under random conditions (a third with
 hands or cards over the board) and a reference frame of the start position under a related
