@@ -50,9 +50,10 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import cv2
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/: naive_reader
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/: naive_reader, vision_cycles
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import vision_cycles
 from naive_reader import NaiveReader
 
 from hw import BoardProfile, load_profile
@@ -422,8 +423,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     for line in tally.errors[:args.show_errors]:
         print("  ", line)
     if args.path_traced:
-        import vision_cycles  # bench/: the path-traced draw's figures
-
         cycles, _ = vision_cycles.evaluate(args.path_traced, args.reader == "naive",
                                            args.path_traced_first, args.models,
                                            lens_k1=args.lens_k1)
