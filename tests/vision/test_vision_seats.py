@@ -170,3 +170,21 @@ def test_an_overexposed_kennel_counts_by_how_much_brighter_than_a_dimple_it_is(
     bright_dimples[home] = np.log(np.full(3, 230.0) + LOG_OFFSET)
     both = _with_kennel_centres(replace(features, centre=bright_dimples), kennel, white, 0.0)
     assert (unlike_dimples(profile, both, kennel) < 1.0).all()
+
+
+def test_dull_glass_evener_than_every_dimple_plays_where_dimples_glint_unevenly(
+        aluminium_start):
+    # Path-traced 0483: white glass on aluminium, dull in soft light, beside home dimples of
+    # which some glint strongly and some a little, so that their spread hides how much evener
+    # the glass is than the evenest of them.
+    profile, features = aluminium_start
+    kennel, home = _kennel_and_home(profile, 3)
+    dimples = np.median(features.spread[home])
+    glinting = features.spread.copy()
+    glinting[home] = np.where(np.arange(len(home)) % 2, dimples * 1.5, dimples * 4)
+    features = replace(features, spread=glinting)
+    dull = _with_kennel_centres(features, kennel, np.median(features.centre[home], axis=0),
+                                dimples * 0.6)
+    assert (unlike_dimples(profile, dull, kennel) > 1.0).all()
+    assert (unlike_dimples(profile, dull, home) < 1.0).all()
+    assert 3 in playing_seats(profile, dull)

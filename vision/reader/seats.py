@@ -54,6 +54,7 @@ NEAR_CLIPPED = 236  # a mean level this high may hide overexposed pixels
 CLIP_SLACK = 0.25  # how far (log) an overexposed surface or centre may lie beyond the reading
 TINT_LIMIT = 1.0  # log colour balance of a centre beyond the home dimples' that holds a marble
 UNEVEN_LIMIT = 1.0  # log unevenness (relative to the centre's brightness) beyond theirs, either way
+SMOOTHER_LIMIT = 0.7  # log unevenness below the evenest of them (half as uneven): dull glass
 DIMPLE_SPREADS = 3.0  # ... beyond so many of the home dimples' own spreads
 BRIGHTER_LIMIT = float(np.log(1.6))  # log brightness of an overexposed centre beyond theirs
 SIMILAR_DIMPLES = 8  # home holes in the most similar light that show the empty dimple's look
@@ -82,7 +83,8 @@ def unlike_dimples(profile: BoardProfile, features: HoleFeatures,
     limits (above 1: a marble): its centre's colour balance (`TINT_LIMIT`) or its
     unevenness relative to its brightness (`UNEVEN_LIMIT`, either way), each beyond
     `DIMPLE_SPREADS` of the spread among the `SIMILAR_DIMPLES` home holes in the most similar
-    light. A hole whose centre may be overexposed shows no colour or unevenness to tell: it
+    light, or an unevenness below the evenest of those (`SMOOTHER_LIMIT`: dull glass where
+    some dimples glint more than others, which widens their spread). A hole whose centre may be overexposed shows no colour or unevenness to tell: it
     counts by how much brighter than those dimples it is at least (`BRIGHTER_LIMIT`: white
     glass over a white band, where the empty dimple would show its unpainted inside). Every
     hole is 0 when fewer than three home holes show theirs."""
@@ -100,13 +102,14 @@ def unlike_dimples(profile: BoardProfile, features: HoleFeatures,
     uneven = np.log((features.spread + LEVEL_ERROR) / (light + LEVEL_ERROR))
     typical, spread = _masked_median(uneven[similar], np.ones(similar.shape, bool))
     uneven_gap = np.maximum(np.abs(uneven[holes] - typical) - DIMPLE_SPREADS * spread, 0.0)
+    smoother = np.maximum(uneven[similar].min(axis=1) - uneven[holes], 0.0)
     balance = centre - centre.mean(axis=1, keepdims=True)
     typical_balance, balance_spread = _masked_median(balance[similar],
                                                      np.ones((*similar.shape, 3), bool))
     balance_gap = np.maximum(np.abs(balance[holes] - typical_balance)
                              - DIMPLE_SPREADS * balance_spread, 0.0)
-    unlike = np.maximum(uneven_gap / UNEVEN_LIMIT,
-                        np.sqrt((balance_gap ** 2).sum(axis=1)) / TINT_LIMIT)
+    unlike = np.maximum.reduce([uneven_gap / UNEVEN_LIMIT, smoother / SMOOTHER_LIMIT,
+                                np.sqrt((balance_gap ** 2).sum(axis=1)) / TINT_LIMIT])
     typical_light, _ = _masked_median(light[similar], np.ones(similar.shape, bool))
     brighter = np.log(light[holes] / np.maximum(typical_light, 1.0)) / BRIGHTER_LIMIT
     return np.asarray(np.where(clipped[holes], np.maximum(brighter, 0.0), unlike))
