@@ -1,5 +1,5 @@
 """Holes changed since the reference (`match.changed_holes`): their reference class is ruled out;
-kennel holes whose marble stayed: the empty hole is."""
+kennel holes whose marble stayed: the empty hole is; empty dimples still in view are empty."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import pytest
 
 from hw import load_profile
 from tests.vision.conftest import some_position
-from vision.reader.board_reader import STAYED_DISC, BoardReader
+from vision.reader import board_reader
+from vision.reader.board_reader import STAYED_DISC, UNCHANGED_DISC, BoardReader, Learned
 from vision.reader.features import CLIPPED_LOG
 from vision.reader.match import changed_holes
 from vision.render import RenderConditions, render, start_occupancy
@@ -159,3 +160,32 @@ def test_a_kennel_hole_whose_disc_shows_the_reference_pattern_still_holds_its_ma
     assert (ruled_out[kennel] == (stayed & shown)[kennel]).all() and ruled_out[stayed].any()
     assert not empty_ruled_out(np.full(len(reader.ids), STAYED_DISC - 0.01))[kennel].any()
     assert reading.holes == later
+
+
+def test_an_empty_dimple_in_view_is_read_empty_whatever_the_trust_network_doubts(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hole empty in the reference, read empty by `CLEAR_EMPTY_MARGIN` and showing the
+    reference's disc pattern is an empty dimple in view: path-traced, the trust network doubted
+    such holes beside a hand (its shadow, its nearness) and they were "?". Here a trust network
+    that doubts every hole stands for that doubt; the census settles holes in doubt away from
+    the hands, not those beside them."""
+    profile = load_profile("brandi-4")
+    reference = render(profile, start_occupancy(profile), RenderConditions(), seed=3).image
+    later = some_position(profile, seed=4)
+    frame = render(profile, later, RenderConditions(light_level=0.8, hands=2), seed=5).image
+    shipped = Learned.shipped()
+    assert shipped.trust is not None
+    doubting = Learned(shipped.match, replace(shipped.trust, threshold=1e9))
+    reader = BoardReader(profile, reference, doubting)
+    reading = reader.read(frame)
+    assert reading.evidence is not None
+    in_view = reader._empty_in_view(reading.evidence.scores, reading.evidence)
+    ids = list(reading.holes)
+    assert in_view.sum() > len(ids) // 2
+    for index in np.flatnonzero(in_view):
+        assert reading.holes[ids[index]] is None and later[ids[index]] is None
+        assert reading.evidence.disc_match[index] >= UNCHANGED_DISC
+        assert profile.holes[index].kind != "kennel"
+    monkeypatch.setattr(board_reader, "CLEAR_EMPTY_MARGIN", np.inf)
+    doubted = BoardReader(profile, reference, doubting).read(frame)
+    assert any(doubted.holes[ids[index]] == "?" for index in np.flatnonzero(in_view))
