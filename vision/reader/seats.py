@@ -54,9 +54,9 @@ NEAR_CLIPPED = 236  # a mean level this high may hide overexposed pixels
 CLIP_SLACK = 0.25  # how far (log) an overexposed surface or centre may lie beyond the reading
 TINT_LIMIT = 1.0  # log colour balance of a centre beyond the home dimples' that holds a marble
 UNEVEN_LIMIT = 1.0  # log unevenness (relative to the centre's brightness) beyond theirs, either way
-SMOOTHER_LIMIT = 0.7  # log unevenness below the evenest of them (half as uneven): dull glass
 DIMPLE_SPREADS = 3.0  # ... beyond so many of the home dimples' own spreads
 BRIGHTER_LIMIT = float(np.log(1.6))  # log brightness of an overexposed centre beyond theirs
+SMOOTHER_LIMIT = 0.7  # log unevenness below the evenest of them (half as uneven): dull glass
 SIMILAR_DIMPLES = 8  # home holes in the most similar light that show the empty dimple's look
 _CLIPPED = float(np.log(NEAR_CLIPPED + LOG_OFFSET))
 _LUMA = np.array([0.114, 0.587, 0.299])  # B, G, R weights of brightness as JPEG keeps it
@@ -84,10 +84,11 @@ def unlike_dimples(profile: BoardProfile, features: HoleFeatures,
     unevenness relative to its brightness (`UNEVEN_LIMIT`, either way), each beyond
     `DIMPLE_SPREADS` of the spread among the `SIMILAR_DIMPLES` home holes in the most similar
     light, or an unevenness below the evenest of those (`SMOOTHER_LIMIT`: dull glass where
-    some dimples glint more than others, which widens their spread). A hole whose centre may be overexposed shows no colour or unevenness to tell: it
-    counts by how much brighter than those dimples it is at least (`BRIGHTER_LIMIT`: white
-    glass over a white band, where the empty dimple would show its unpainted inside). Every
-    hole is 0 when fewer than three home holes show theirs."""
+    some dimples glint more than others, which widens their spread). A hole whose centre may
+    be overexposed shows no colour or unevenness to tell: it counts by how much brighter than
+    those dimples it is at least (`BRIGHTER_LIMIT`: white glass over a white band, where the
+    empty dimple would show its unpainted inside). Every hole is 0 when fewer than three home
+    holes show theirs."""
     home = np.flatnonzero([h.kind == "home" for h in profile.holes])
     clipped = np.asarray((features.centre >= _CLIPPED).any(axis=1))
     home = home[~clipped[home]]
