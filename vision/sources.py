@@ -33,6 +33,11 @@ import numpy as np
 
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"})
 ENV_VARIABLE = "DOG_CAMERA"
+FRAME_SIZES = ((1280, 960), (1640, 1232))  # what a camera is asked for, smallest first
+# Pixels per millimetre of board a frame should give. 6-seat boards at 1280 x 960 (1.05 px/mm)
+# read markedly worse than at 1640 x 1232 (1.35) on the path-traced draw (docs/vision.md).
+MIN_PX_PER_MM = 1.25
+MARGIN_MM = 25.0  # picture beyond each edge of the board (hw/camera-mount.md)
 
 
 class SourceError(RuntimeError):
@@ -65,6 +70,16 @@ class CameraSettings:
     fps: float = 10.0
     lock_exposure: bool = True
     warmup_s: float = 1.5
+
+
+def frame_size_for(board_mm: tuple[float, float]) -> tuple[int, int]:
+    """The smallest of `FRAME_SIZES` whose short side spans the board and its margins at
+    `MIN_PX_PER_MM` or more (the largest when none does)."""
+    covered = max(board_mm) + 2 * MARGIN_MM
+    for width, height in FRAME_SIZES:
+        if min(width, height) / covered >= MIN_PX_PER_MM:
+            return width, height
+    return FRAME_SIZES[-1]
 
 
 class FrameSource(ABC):

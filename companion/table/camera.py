@@ -374,11 +374,13 @@ def rendered_source(table: Table, size: tuple[int, int] = SIM_SIZE,
     return SimulatedSource(produce)
 
 
-def open_camera(spec: str, table: Table, size: tuple[int, int],
+def open_camera(spec: str, table: Table, size: tuple[int, int] | None,
                 fps: float) -> FrameSource:
-    """The frame source of a camera spec; ``sim`` renders the table's own board."""
+    """The frame source of a camera spec; ``sim`` renders the table's own board. Without a
+    ``size`` the frames are as large as the board needs (`vision.sources.frame_size_for`)."""
     if spec == "sim":
         return rendered_source(table)
-    from vision.sources import CameraSettings, open_source
+    from vision.sources import CameraSettings, frame_size_for, open_source
 
-    return open_source(spec, CameraSettings(width=size[0], height=size[1], fps=fps))
+    width, height = size or frame_size_for(table.profile.board_mm)
+    return open_source(spec, CameraSettings(width=width, height=height, fps=fps))

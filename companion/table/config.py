@@ -10,8 +10,8 @@
 
     [camera]
     source = "picamera2"        # DOG_CAMERA: picamera2, usb:N, a URL, a file or folder, sim
-    width = 1280
-    height = 960
+    width = 1280                # without width and height: 1280 x 960, 1640 x 1232 for
+    height = 960                # boards larger than 700 mm (vision.sources.frame_size_for)
     fps = 10.0
 
     [leds]                      # DOG_LEDS, DOG_LED_PIN, ... (firmware_bridge.config)
@@ -73,7 +73,8 @@ class Config:
     snapshot_limit_mb: float = 50.0
     camera: str | None = None
     """The camera spec (None: ``vision.sources.default_spec``)."""
-    camera_size: tuple[int, int] = (1280, 960)
+    camera_size: tuple[int, int] | None = None
+    """Frame width and height (None: by the board, ``vision.sources.frame_size_for``)."""
     camera_fps: float = 10.0
     leds: dict[str, Any] = field(default_factory=dict)
     """`firmware_bridge.config.LedConfig` fields."""

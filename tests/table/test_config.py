@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from companion.table import RefereePin, Table
 from companion.table.buttons import ButtonDriver
+from companion.table.camera import open_camera
 from companion.table.config import ConfigError, default_state_dir, load
 from companion.table.pin import FILE_NAME
 from firmware_bridge.buttons import ButtonConfig, ButtonPanel
-from hw import BoardProfile
+from hw import BoardProfile, load_profile
 from tests.table.conftest import moved, setup_request
 
 FILE = """
@@ -66,6 +68,23 @@ def test_bad_configuration_names_the_key(tmp_path: Path, text: str, message: str
     with pytest.raises(ConfigError) as error:
         load(write(tmp_path, text), {})
     assert message in str(error.value)
+
+
+def test_the_frame_size_follows_the_board_unless_configured(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.sources
+
+    opened = []
+    monkeypatch.setattr(vision.sources, "open_source",
+                        lambda spec, settings: opened.append((settings.width, settings.height)))
+    for board, size in (("brandi-4", (1280, 960)), ("brandi-6", (1640, 1232))):
+        config = load(write(tmp_path, f'board = "{board}"'), {})
+        assert config.camera_size is None
+        open_camera("usb:0", SimpleNamespace(profile=load_profile(board)), config.camera_size,
+                    config.camera_fps)
+        assert opened.pop() == size
+    config = load(write(tmp_path, 'board = "brandi-6"\n[camera]\nwidth = 1280\nheight = 960'), {})
+    assert config.camera_size == (1280, 960)
 
 
 def test_state_directory_default() -> None:
