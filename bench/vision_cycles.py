@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/vision_cycles.py [--frames var/cycles] [--breakdown]
         [--show-errors 10] [--reader naive] [--first N] [--below M] [--models DIR] [--lens-k1 K]
-        [--cover-marker ID]
+        [--cover-marker ID] [--jpeg Q]
 
 For every finished case in the folder: `BoardReader(profile, start frame)` (what
 `dog-companion vision read GAME --board B --reference START` runs) reads the start frame once
@@ -21,7 +21,8 @@ only those numbered below M. `--lens-k1 K` bends both frames of every case throu
 radial distortion K (`vision.lens`; the rendered, developed 8-bit frames, so their noise and
 JPEG blocks are bent too). `--cover-marker ID` paints a skin-coloured patch over that marker in
 both frames (as a hand on it would), so that the reader fits the board through the other three
-and sharpens that fit on the holes (`Locator.refine`). `--models DIR` reads with networks
+and sharpens that fit on the holes (`Locator.refine`). `--jpeg Q` reads both frames as a JPEG
+of quality Q decodes (an MJPEG camera, a photo saved as JPEG). `--models DIR` reads with networks
 `vision.reader.train --out DIR` wrote instead of the shipped ones (a fold of path-traced cases
 its `--cycles-leave-out` kept out of training: `--first` and `--below` read just that fold).
 """
@@ -156,11 +157,13 @@ def ratio(part: int, whole: int) -> str:
 
 def evaluate(frames: Path, naive: bool = False, first: int = 0,
              models: Path | None = None, below: int = 10_000,
-             lens_k1: float = 0.0, covered: int | None = None) -> tuple[Tally, int]:
+             lens_k1: float = 0.0, covered: int | None = None,
+             jpeg: int | None = None) -> tuple[Tally, int]:
     """Read every finished case in `frames` numbered from `first` to below `below` (with the
     naive reader if `naive`, with the networks in `models` if given, both frames bent by a lens
-    of distortion `lens_k1` if not 0, marker `covered` painted over in both if given); returns
-    the tally and the number of cases."""
+    of distortion `lens_k1` if not 0, marker `covered` painted over in both if given, both
+    frames JPEG-compressed at quality `jpeg` if given); returns the tally and the number of
+    cases."""
     learned = Learned.load(models) if models else None
     cv2.setNumThreads(1)
     tally = Tally()
@@ -177,6 +180,8 @@ def evaluate(frames: Path, naive: bool = False, first: int = 0,
         profile = profiles.setdefault(truth["board"], load_profile(truth["board"]))
         if covered is not None:
             start, game = (cover_marker(frame, profile, truth, covered) for frame in (start, game))
+        if jpeg is not None:
+            start, game = (compressed(frame, jpeg) for frame in (start, game))
         tally.cases += 1
         try:
             reader = NaiveReader(profile, start) if naive else BoardReader(profile, start, learned)
@@ -192,6 +197,13 @@ def evaluate(frames: Path, naive: bool = False, first: int = 0,
             continue
         tally.add(name, truth, reading, ms)
     return tally, len(names)
+
+
+def compressed(image: np.ndarray, quality: int) -> np.ndarray:
+    """The frame as a JPEG of this quality decodes (4:2:0 chroma, as cameras write)."""
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    assert ok
+    return cv2.imdecode(data, cv2.IMREAD_COLOR)
 
 
 def cover_marker(image: np.ndarray, profile: BoardProfile, truth: dict,
@@ -264,12 +276,14 @@ def main() -> int:
                         "distortion (vision.lens) before reading them")
     parser.add_argument("--cover-marker", type=int, metavar="ID",
                         help="paint over this marker in both frames of every case")
+    parser.add_argument("--jpeg", type=int, metavar="Q",
+                        help="compress both frames of every case as JPEG of quality Q")
     args = parser.parse_args()
     if not args.frames.is_dir():
         print(f"--frames: {args.frames} is not a folder", file=sys.stderr)
         return 2
     tally, _ = evaluate(args.frames, args.reader == "naive", args.first, args.models, args.below,
-                        args.lens_k1, args.cover_marker)
+                        args.lens_k1, args.cover_marker, args.jpeg)
     report(tally, args.frames, args.breakdown, args.show_errors)
     return 0
 

@@ -109,6 +109,16 @@ def test_the_evaluator_reads_the_folder(rendered, capsys):
     assert naive.boards + naive.failures == 2 and naive.said_unknown == 0
 
 
+def test_the_evaluator_reads_the_folder_as_jpeg(rendered):
+    out, _, _ = rendered
+    evaluator = bench("vision_cycles")
+    frame = cv2.imread(str(next(out.glob("*-game.png"))))
+    blocky = evaluator.compressed(frame, 50)
+    assert blocky.shape == frame.shape and not np.array_equal(blocky, frame)
+    tally, cases = evaluator.evaluate(out, jpeg=50)
+    assert cases == 2 and tally.boards + tally.failures == 2
+
+
 def test_the_occlusion_count_reads_the_folder(rendered, capsys):
     out, _, _ = rendered
     assert bench("occlusion_cycles").main(["--frames", str(out)]) == 0
