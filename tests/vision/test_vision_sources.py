@@ -23,7 +23,7 @@ from vision.sources import (
 
 
 def test_frames_are_as_large_as_the_board_needs():
-    # 1280 x 960 gives a 6-seat board (860 mm) 1.05 px/mm, where it reads markedly worse.
+    # 1280 x 960 gives a 6-seat board (860 mm) 1.05 px/mm, where it reads worse.
     assert frame_size_for(load_profile("brandi-4").board_mm) == (1280, 960)
     assert frame_size_for(load_profile("brandi-6").board_mm) == (1640, 1232)
     assert frame_size_for((2000.0, 2000.0)) == (1640, 1232)
