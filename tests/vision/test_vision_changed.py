@@ -179,7 +179,7 @@ def test_an_empty_dimple_in_view_is_read_empty_whatever_the_trust_network_doubts
     reader = BoardReader(profile, reference, doubting)
     reading = reader.read(frame)
     assert reading.evidence is not None
-    in_view = reader._empty_in_view(reading.evidence.scores, reading.evidence)
+    in_view = reader._empty_in_view(reading.evidence)
     ids = list(reading.holes)
     assert in_view.sum() > len(ids) // 2
     for index in np.flatnonzero(in_view):

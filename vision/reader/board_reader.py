@@ -538,12 +538,11 @@ class BoardReader:
                                    evidence.disc_match < UNCHANGED_DISC,
                                    left_empty > LEFT_EMPTY_DISTANCE))
 
-    def _empty_in_view(self, scores: np.ndarray, evidence: HoleEvidence) -> np.ndarray:
+    def _empty_in_view(self, evidence: HoleEvidence) -> np.ndarray:
         """(N,) holes empty in the reference, read empty by `CLEAR_EMPTY_MARGIN` over every
         other class, whose disc still shows the reference's pattern (`UNCHANGED_DISC`)."""
-        ranked = np.sort(scores, axis=0)
-        clear = (scores.argmax(axis=0) == 0) & (ranked[-1] - ranked[-2] >= CLEAR_EMPTY_MARGIN)
-        return np.asarray(clear & (self._start_classes == 0)
+        return np.asarray((evidence.best == 0) & (evidence.margin >= CLEAR_EMPTY_MARGIN)
+                          & (self._start_classes == 0)
                           & (evidence.disc_match >= UNCHANGED_DISC))
 
     def _strange_empty_in_region(self, evidence: HoleEvidence) -> np.ndarray:
@@ -598,7 +597,7 @@ class BoardReader:
                       | self._strange_empty_in_region(evidence))
             if self.learned.trust is not None:
                 doubt = self.learned.trust.threshold - self.learned.trust.logits(evidence.matrix())
-                hidden |= (doubt > 0) & ~self._empty_in_view(scores, evidence)
+                hidden |= (doubt > 0) & ~self._empty_in_view(evidence)
                 bare = prototypes.bare_dimple_distance(features)
                 clearly_doubted = (hidden & (doubt >= EMPTIED_DOUBT)
                                    & self._hidden_if_emptied(evidence, bare))

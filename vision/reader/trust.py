@@ -96,6 +96,15 @@ class HoleEvidence:
         """Per hole the index of the best class."""
         return np.asarray(self.scores.argmax(axis=0))
 
+    @property
+    def margin(self) -> np.ndarray:
+        """Per hole how far the best class's score lies above the runner-up's (10 where there
+        is one class only)."""
+        if len(self.scores) < 2:
+            return np.full(self.scores.shape[1], 10.0)
+        top = np.sort(self.scores, axis=0)
+        return np.asarray(top[-1] - top[-2])
+
     def matrix(self) -> np.ndarray:
         """(N, len(INPUTS)) float32 feature rows, one per hole."""
         count = self.distance.shape[1]
@@ -104,8 +113,7 @@ class HoleEvidence:
         ordered = np.sort(self.distance, axis=0)
         nearest = ordered[0]
         second = ordered[1] if len(ordered) > 1 else ordered[0] + 10
-        top = np.sort(self.scores, axis=0)
-        margin = top[-1] - top[-2] if len(top) > 1 else np.full(count, 10.0)
+        margin = self.margin
         strange = (nearest > STRANGE).astype(np.float32)
         doubtful = (nearest > DOUBTFUL).astype(np.float32)
         log_nearest = np.log1p(nearest)
@@ -120,7 +128,8 @@ class HoleEvidence:
         ring_chroma = length(ring - ring_brightness[:, None])
         centre = self.centre_delta - drift
         columns = [
-            np.log1p(self.distance[best, holes]), log_nearest, np.log1p(second), top[-1],
+            np.log1p(self.distance[best, holes]), log_nearest, np.log1p(second),
+            self.scores[best, holes],
             margin, best == 0, self.class_brightness[best], self.unevenness,
             reach / REACH_CAP_MM, reach <= AT_REGION_MM, self.ring_changed, self.flat,
             self.ring_clipped.sum(axis=1) / 3, self.centre_clipped.sum(axis=1) / 3,
