@@ -94,6 +94,7 @@ BLIND_BOARD_SHARE = 0.5  # a reference overexposed over this share of the bare b
 KENNEL_REACH_MM = 22.0  # a kennel marble's shadow and edge fall this far from its hole's centre
 # A foreign region (not a stray) this close to a hole's centre may cover the edge of its marble
 # (8 mm): the occlusion test sees the board only from the rings (12-14 mm) out, every grid step.
+# Regions all farther than this from every hole hide no marble (`nothing_over_holes`).
 TOUCH_REACH_MM = 20.0
 # A hole the trust network doubts by this many logits or more, which the census then finds
 # empty (every marble it could hold is seen elsewhere), has something over it that is no
@@ -154,6 +155,12 @@ DEFAULT_SPREAD = 2.0  # default looks are this many times less certain than lear
 
 class ReadError(ValueError):
     """A frame cannot be read (e.g. a reference frame that does not show a start position)."""
+
+
+def nothing_over_holes(evidence: HoleEvidence) -> bool:
+    """Whether nothing lies over any hole: no hand or card over the board, or none within
+    `TOUCH_REACH_MM` of a hole (a phone or a mug beside the track hides no marble)."""
+    return evidence.nothing_over or bool((evidence.reach > TOUCH_REACH_MM).all())
 
 
 def paint_offsets(profile: BoardProfile, ring: np.ndarray) -> np.ndarray:
@@ -608,7 +615,8 @@ class BoardReader:
         emptied = False  # the census found a clearly doubted hole empty
         if (self.census is not None and evidence is not None and self.learned is not None
                 and self.learned.trust is not None):
-            labels = self.census.settle(scores, labels, evidence.reach, evidence.nothing_over)
+            labels = self.census.settle(scores, labels, evidence.reach,
+                                        nothing_over_holes(evidence))
             hidden = labels == CENSUS_UNKNOWN
             emptied = bool((clearly_doubted & (labels == 0)).any())
         reported = np.where(hidden, best, labels)
@@ -621,8 +629,8 @@ class BoardReader:
         visible = ~hidden
         board_confidence = float(confidence[visible].min()) if visible.any() else 0.0
         occluded = bool(hidden.any()) or emptied
-        if evidence is not None and not evidence.nothing_over:
-            occluded |= bool((evidence.reach <= TOUCH_REACH_MM).any())
+        if evidence is not None:
+            occluded |= not nothing_over_holes(evidence)
         return HoleReading(holes, board_confidence, occluded, fit, confidence,
                            features, names, evidence, pairs)
 

@@ -9,17 +9,17 @@ something else"):
 
 * **Too many of a colour**: the holes that like that colour least become ``"?"`` until the
   count fits. One of them is certainly wrong.
-* **Nothing over the board**: when no hand or card is anywhere on the board
-  (`occlusion.nothing_over_board`), at most `MAX_DOUBT` holes are in doubt and none of
-  them is at a foreign region, the most likely reading that has exactly each seat's count is
-  taken (never giving a hole a colour it cannot hold), as long as no hole is overruled by more
-  than `MAX_COST` log-odds. The holes in doubt hold the marbles nobody else shows. (More holes
-  in doubt with nothing found over the board are mostly a hand the occlusion test missed: they
-  are resolved only when every hole's best class already gives each seat its count, nothing
-  overruled: white glass doubted on the track, each hole looking most like the white marbles
-  nobody else shows.) When more holes than the count needs would take a change almost equally well
-  (within `AMBIGUOUS` log-odds: "the missing black is one of these two"), picking one would be
-  a guess: they all become ``"?"``.
+* **Nothing over the board**: when no hand or card is over any hole
+  (`board_reader.nothing_over_holes`: none on the board, or none near a hole), at most
+  `MAX_DOUBT` holes are in doubt and none of them is at a foreign region, the most likely
+  reading that has exactly each seat's count is taken (never giving a hole a colour it cannot
+  hold), as long as no hole is overruled by more than `MAX_COST` log-odds. The holes in doubt
+  hold the marbles nobody else shows. (More holes in doubt with nothing found over the board
+  are mostly a hand the occlusion test missed: they are resolved only when every hole's best
+  class already gives each seat its count, nothing overruled: white glass doubted on the track,
+  each hole looking most like the white marbles nobody else shows.) When more holes than the
+  count needs would take a change almost equally well (within `AMBIGUOUS` log-odds: "the
+  missing black is one of these two"), picking one would be a guess: they all become ``"?"``.
 * **Too many of a colour, the runner-up clear**: when nothing is over the board, a hole
   hidden for a surplus colour takes its second-best colour if that one beats every other
   class clearly (`RUNNER_UP_MARGIN`), is within `MAX_COST` of the surplus colour, and still
@@ -67,8 +67,8 @@ class Census:
 
         ``scores`` (C, N) are the match network's logits, ``labels`` the reading so far
         (each hole's best class or `UNKNOWN`), ``reach`` (N,) mm to the nearest foreign
-        region (inf when there is none), ``nothing_over`` whether no hand or card is over the
-        board (the regions are strays).
+        region (inf when there is none), ``nothing_over`` whether no hand or card is over a
+        hole (the regions are strays or far from every hole).
         """
         log_odds = _log_softmax(scores)
         doubt = labels == UNKNOWN

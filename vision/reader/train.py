@@ -72,7 +72,7 @@ import numpy as np
 
 from hw import load_profile
 from vision.reader import match, trust
-from vision.reader.board_reader import BoardReader, Learned, blind_at_region
+from vision.reader.board_reader import BoardReader, Learned, blind_at_region, nothing_over_holes
 from vision.reader.census import UNKNOWN, Census
 from vision.reader.hue import RULED_OUT_COST, without_ruled_out
 from vision.reader.network import MODELS, Network
@@ -262,7 +262,8 @@ def errors(cases: list[Record], threshold: float) -> dict[str, int]:
         scores, under, evidence = case["scores"], case["under"], case["evidence"]
         hidden = (case["logits"] < threshold) | blind_at_region(evidence)
         labels = np.where(hidden, UNKNOWN, scores.argmax(axis=0))
-        labels = case["census"].settle(scores, labels, evidence.reach, evidence.nothing_over)
+        labels = case["census"].settle(scores, labels, evidence.reach,
+                                       nothing_over_holes(evidence))
         wrong = (labels != UNKNOWN) & (labels != case["truth"])
         counts["false ?"] += int(((labels == UNKNOWN) & ~under).sum())
         counts["wrong"] += int((wrong & ~under).sum())
