@@ -561,6 +561,14 @@ class BoardReader:
                           & (evidence.distance[0] > IN_REGION_EMPTY_DISTANCE)
                           & (evidence.disc_match < UNCHANGED_DISC))
 
+    def _emptied_unchanged_by_hand(self, evidence: HoleEvidence) -> np.ndarray:
+        """(N,) holes full in the reference, read empty, within `TOUCH_REACH_MM` of a foreign
+        region, whose disc still shows the reference's pattern (`UNCHANGED_DISC`): the marble
+        may still be there under the fingers beside it."""
+        return np.asarray((evidence.scores.argmax(axis=0) == 0) & (self._start_classes != 0)
+                          & (evidence.reach <= TOUCH_REACH_MM)
+                          & (evidence.disc_match >= UNCHANGED_DISC))
+
     def _spread_to_doubtful(self, hidden: np.ndarray, doubtful: np.ndarray) -> np.ndarray:
         """Also hide doubtful holes next to hidden ones (the hand's edge), transitively."""
         hidden = hidden.copy()
@@ -601,7 +609,8 @@ class BoardReader:
             evidence = self._evidence(features, prototypes, distance, scores, patterns,
                                       regions)
             hidden = (blind_at_region(evidence) | flat_empty(evidence)
-                      | self._strange_empty_in_region(evidence))
+                      | self._strange_empty_in_region(evidence)
+                      | self._emptied_unchanged_by_hand(evidence))
             if self.learned.trust is not None:
                 doubt = self.learned.trust.threshold - self.learned.trust.logits(evidence.matrix())
                 hidden |= (doubt > 0) & ~self._empty_in_view(evidence)
