@@ -556,7 +556,7 @@ class BoardReader:
         """(N,) holes inside a foreign region, empty in the reference and read empty, that
         look like neither an empty hole (`IN_REGION_EMPTY_DISTANCE`) nor their own reference
         (`UNCHANGED_DISC`): something is over them, which may hide a marble."""
-        read_empty = evidence.scores.argmax(axis=0) == 0
+        read_empty = evidence.best == 0
         return np.asarray(read_empty & (self._start_classes == 0) & (evidence.reach <= 0)
                           & (evidence.distance[0] > IN_REGION_EMPTY_DISTANCE)
                           & (evidence.disc_match < UNCHANGED_DISC))
@@ -565,7 +565,7 @@ class BoardReader:
         """(N,) holes full in the reference, read empty, within `TOUCH_REACH_MM` of a foreign
         region, whose disc still shows the reference's pattern (`UNCHANGED_DISC`): the marble
         may still be there under the fingers beside it."""
-        return np.asarray((evidence.scores.argmax(axis=0) == 0) & (self._start_classes != 0)
+        return np.asarray((evidence.best == 0) & (self._start_classes != 0)
                           & (evidence.reach <= TOUCH_REACH_MM)
                           & (evidence.disc_match >= UNCHANGED_DISC))
 
@@ -621,11 +621,11 @@ class BoardReader:
             hidden = self._doubtful_without_reference(features, distance)
         best = scores.argmax(axis=0)
         labels = np.where(hidden, CENSUS_UNKNOWN, best)
+        over_holes = evidence is not None and not nothing_over_holes(evidence)
         emptied = False  # the census found a clearly doubted hole empty
         if (self.census is not None and evidence is not None and self.learned is not None
                 and self.learned.trust is not None):
-            labels = self.census.settle(scores, labels, evidence.reach,
-                                        nothing_over_holes(evidence))
+            labels = self.census.settle(scores, labels, evidence.reach, not over_holes)
             hidden = labels == CENSUS_UNKNOWN
             emptied = bool((clearly_doubted & (labels == 0)).any())
         reported = np.where(hidden, best, labels)
@@ -637,9 +637,7 @@ class BoardReader:
         names = tuple(prototypes.names[index] for index in best)
         visible = ~hidden
         board_confidence = float(confidence[visible].min()) if visible.any() else 0.0
-        occluded = bool(hidden.any()) or emptied
-        if evidence is not None:
-            occluded |= not nothing_over_holes(evidence)
+        occluded = bool(hidden.any()) or emptied or over_holes
         return HoleReading(holes, board_confidence, occluded, fit, confidence,
                            features, names, evidence, pairs)
 
