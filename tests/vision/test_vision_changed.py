@@ -169,6 +169,7 @@ def test_an_empty_dimple_in_view_is_read_empty_whatever_the_trust_network_doubts
     such holes beside a hand (its shadow, its nearness) and they were "?". Here a trust network
     that doubts every hole stands for that doubt; the census settles holes in doubt away from
     the hands, not those beside them."""
+    monkeypatch.setattr(board_reader, "SHADED_EMPTY_MARGIN", np.inf)  # the shadow's rule: below
     profile = load_profile("brandi-4")
     reference = render(profile, start_occupancy(profile), RenderConditions(), seed=3).image
     later = some_position(profile, seed=4)
@@ -189,3 +190,34 @@ def test_an_empty_dimple_in_view_is_read_empty_whatever_the_trust_network_doubts
     monkeypatch.setattr(board_reader, "CLEAR_EMPTY_MARGIN", np.inf)
     doubted = BoardReader(profile, reference, doubting).read(frame)
     assert any(doubted.holes[ids[index]] == "?" for index in np.flatnonzero(in_view))
+
+
+def test_an_empty_dimple_in_a_shadow_is_read_empty_whatever_the_trust_network_doubts(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hole empty in the reference, read empty by `SHADED_EMPTY_MARGIN`, within
+    `SHADED_EMPTY_DISTANCE` of the empty class and with its disc pattern still matching
+    `SHADED_DISC` is an empty dimple, even where a hand's shadow changed its disc below
+    `UNCHANGED_DISC` (path-traced: 0453, 0574, 0589). Without that rule the doubting trust
+    network leaves those holes "?"."""
+    profile = load_profile("brandi-6")
+    reference = render(profile, start_occupancy(profile), RenderConditions(), seed=3).image
+    later = some_position(profile, seed=4)
+    frame = render(profile, later, RenderConditions(light_level=0.8, hands=2), seed=6).image
+    shipped = Learned.shipped()
+    assert shipped.trust is not None
+    doubting = Learned(shipped.match, replace(shipped.trust, threshold=1e9))
+    reader = BoardReader(profile, reference, doubting)
+    reading = reader.read(frame)
+    evidence = reading.evidence
+    assert evidence is not None
+    ids = list(reading.holes)
+    shaded = reader._empty_in_view(evidence) & (evidence.disc_match < UNCHANGED_DISC)
+    assert shaded.any()
+    for index in np.flatnonzero(shaded):
+        assert reading.holes[ids[index]] is None and later[ids[index]] is None
+        assert evidence.margin[index] >= board_reader.SHADED_EMPTY_MARGIN
+        assert evidence.distance[0, index] <= board_reader.SHADED_EMPTY_DISTANCE
+        assert evidence.disc_match[index] >= board_reader.SHADED_DISC
+    monkeypatch.setattr(board_reader, "SHADED_EMPTY_MARGIN", np.inf)
+    doubted = BoardReader(profile, reference, doubting).read(frame)
+    assert all(doubted.holes[ids[index]] == "?" for index in np.flatnonzero(shaded))

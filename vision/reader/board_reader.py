@@ -138,6 +138,15 @@ STAYED_DISC = 0.95
 # class: disc match at most 0.63 on path-traced 0389-0522; on the compositing draws of seeds
 # 2024 and 2025 (1 200 cases) one black marble under fingers matched 0.96, at a margin of 4.2.
 CLEAR_EMPTY_MARGIN = 8.0
+# So is one read empty by this wider margin that lies this close to the empty class (Gaussian
+# distance) and whose disc still shows some of the reference's pattern (correlation): a dimple
+# in a hand's shadow keeps its pattern's shape, fingers over a marble do not. Marbles under
+# hands ranked empty this far ahead lay at least 3.51 from the empty class when their disc
+# matched this well (compositing seed 2024, 600 cases), and matched at most 0.09 when closer;
+# the empty holes this reads lay at 0.6-2.2 and matched 0.40-0.83 (path-traced 0389-0595).
+SHADED_EMPTY_MARGIN = 15.0
+SHADED_EMPTY_DISTANCE = 2.5
+SHADED_DISC = 0.3
 
 # Without a reference frame: how each marble typically looks against the plain board around
 # it (the colour features below: log B, G, R ratio and unevenness), measured with this reader
@@ -546,11 +555,17 @@ class BoardReader:
                                    left_empty > LEFT_EMPTY_DISTANCE))
 
     def _empty_in_view(self, evidence: HoleEvidence) -> np.ndarray:
-        """(N,) holes empty in the reference, read empty by `CLEAR_EMPTY_MARGIN` over every
-        other class, whose disc still shows the reference's pattern (`UNCHANGED_DISC`)."""
-        return np.asarray((evidence.best == 0) & (evidence.margin >= CLEAR_EMPTY_MARGIN)
-                          & (self._start_classes == 0)
-                          & (evidence.disc_match >= UNCHANGED_DISC))
+        """(N,) holes empty in the reference and read empty, either by `CLEAR_EMPTY_MARGIN`
+        over every other class with the disc still showing the reference's pattern
+        (`UNCHANGED_DISC`), or in a shadow: by `SHADED_EMPTY_MARGIN`, within
+        `SHADED_EMPTY_DISTANCE` of the empty class, the disc matching `SHADED_DISC`."""
+        margin = evidence.margin
+        in_view = (margin >= CLEAR_EMPTY_MARGIN) & (evidence.disc_match >= UNCHANGED_DISC)
+        shaded = ((margin >= SHADED_EMPTY_MARGIN)
+                  & (evidence.distance[0] <= SHADED_EMPTY_DISTANCE)
+                  & (evidence.disc_match >= SHADED_DISC))
+        return np.asarray((evidence.best == 0) & (self._start_classes == 0)
+                          & (in_view | shaded))
 
     def _strange_empty_in_region(self, evidence: HoleEvidence) -> np.ndarray:
         """(N,) holes inside a foreign region, empty in the reference and read empty, that
