@@ -221,3 +221,33 @@ def test_an_empty_dimple_in_a_shadow_is_read_empty_whatever_the_trust_network_do
     monkeypatch.setattr(board_reader, "SHADED_EMPTY_MARGIN", np.inf)
     doubted = BoardReader(profile, reference, doubting).read(frame)
     assert all(doubted.holes[ids[index]] == "?" for index in np.flatnonzero(shaded))
+
+
+def test_a_strong_dimple_whose_pattern_inverted_no_longer_reads_empty() -> None:
+    """A hole empty in the reference whose dimple showed a strong brightness pattern
+    (`STRONG_DIMPLE`) and now shows it inverted (`INVERTED_DISC`) holds a marble: the empty
+    class is ruled out there (path-traced 0543, 0593: white glass on wood ranked empty). The
+    compositing renderer's dimples are too shallow for the rule; a reference with deep ones
+    stands in."""
+    profile = load_profile("brandi-4")
+    reference = render(profile, start_occupancy(profile), RenderConditions(), seed=3).image
+    reader = BoardReader(profile, reference)
+    reading = reader.read(render(profile, some_position(profile, seed=4), RenderConditions(),
+                                 seed=5).image)
+    assert reading.pairs is not None and reading.evidence is not None
+    assert reader.reference is not None
+    count = len(reader.ids)
+    assert not reader._inverted_dimples(np.full(count, -1.0)).any()  # shallow dimples
+    shallow = reader.reference
+    level = np.exp(shallow.ring).mean(axis=1)
+    reader.reference = replace(shallow, spread=(board_reader.STRONG_DIMPLE + 0.01) * level)
+    track = [index for index, hole in enumerate(profile.holes) if hole.kind == "track"]
+    kennel = next(index for index, hole in enumerate(profile.holes) if hole.kind == "kennel")
+    disc = np.ones(count)
+    disc[[track[0], kennel]] = board_reader.INVERTED_DISC
+    disc[track[1]] = board_reader.INVERTED_DISC + 0.05
+    assert np.flatnonzero(reader._inverted_dimples(disc)).tolist() == [track[0]]
+    pairs = replace(reading.pairs, disc_match=disc)
+    ruled_out = reader._ruled_out(reading.features, reader.prototypes, pairs,
+                                  noise=reading.evidence.noise)
+    assert ruled_out[0, track[0]] and not ruled_out[0, track[1]]

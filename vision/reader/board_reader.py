@@ -131,6 +131,15 @@ IN_REGION_EMPTY_DISTANCE = 3.3
 # traced 0453: black glass in a black kennel on dark aluminium looked more like an empty dimple
 # than the black class and was read empty, its disc matching 0.99.)
 STAYED_DISC = 0.95
+# A hole empty in the reference whose dimple showed a strong brightness pattern there (its
+# disc's brightness spread at least this share of the board's level around it) and whose disc
+# now shows that pattern inverted (correlation at most `INVERTED_DISC`) holds a marble: light
+# moved or changed since shades a deep dimple alike, a glass marble lights its centre. (Path-
+# traced 0389-0595: of 18 310 empty holes in view, none matched 0 or less; white glass on wood
+# ranked empty, -0.50 to -0.68, its dimple 0.50-0.66 in the reference. The compositing
+# renderer's dimples are shallow, at most 0.28, where moved light does invert them.)
+STRONG_DIMPLE = 0.4
+INVERTED_DISC = -0.3
 # A hole empty in the reference that the networks read empty by this margin (log-odds over
 # every other class) and whose disc shows the reference's brightness pattern (`UNCHANGED_DISC`)
 # is an empty dimple in view, whatever the trust network doubts beside a hand (path-traced:
@@ -741,13 +750,15 @@ class BoardReader:
         most of its kennel's unchanged marbles (whose colour is known: light the white there
         does not balance fails it); anywhere the class it held in the reference where it has
         changed since beyond the frame's ``noise`` (`match.changed_holes`); and in a kennel
-        the empty hole where the reference's marble stayed (`STAYED_DISC`)."""
+        the empty hole where the reference's marble stayed (`STAYED_DISC`). A strong dimple
+        inverted (`_inverted_dimples`) counts as changed."""
         assert self.reference is not None
         local_board = linear_bgr(np.exp(features.ring - prototypes.paint) - LOG_OFFSET)
         centre = linear_bgr(np.exp(features.centre) - LOG_OFFSET)
         lab = balanced_lab(centre, local_board / self._board_white)
         by_hue = ruled_out(lab, prototypes.names)
         changed = changed_holes(features, self.reference, pairs.disc_match, noise)
+        changed |= self._inverted_dimples(pairs.disc_match)
         classes = np.arange(len(prototypes.names))[:, None]
         known = (self._start_classes == classes) & self._kinds[:, 2] & ~changed
         out = by_hue & passing(by_hue, known)[:, None] & ~self._kinds[:, 2]
@@ -755,6 +766,15 @@ class BoardReader:
         out[0] |= (self._kinds[:, 2] & (self._start_classes > 0) & ~changed
                    & (pairs.disc_match >= STAYED_DISC))
         return np.asarray(out)
+
+    def _inverted_dimples(self, disc_match: np.ndarray) -> np.ndarray:
+        """(N,) holes empty in the reference whose dimple's brightness pattern was strong
+        there (`STRONG_DIMPLE`) and is now inverted (`INVERTED_DISC`): a marble came."""
+        assert self.reference is not None
+        reference = self.reference
+        contrast = reference.unevenness(np.zeros_like(reference.ring))
+        return np.asarray((self._start_classes == 0) & (contrast >= STRONG_DIMPLE)
+                          & (disc_match <= INVERTED_DISC))
 
     def _pair_evidence(self, features: HoleFeatures, prototypes: Prototypes,
                        residual: np.ndarray,
