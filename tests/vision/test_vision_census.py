@@ -181,6 +181,23 @@ def test_a_kennel_hole_in_doubt_is_empty_once_its_seats_marbles_are_all_seen():
     assert TWO_EACH.settle(scores, labels, reach, False).tolist() == labels.tolist()
 
 
+def test_a_kennel_hole_at_a_hand_is_empty_once_its_seats_marbles_are_all_seen():
+    # Path-traced 0582: red's whole kennel emptied while the lamps changed; the occlusion test
+    # took the new light over the kennel for a thing, so its holes lay at a region. Every red
+    # marble is seen on the track: the red kennel holes, which look empty, are empty. The
+    # blue one, whose marble is missing, and a red one that looks red stay in doubt.
+    possible = np.array([[True] * 7, [True] * 4 + [True, True, False],
+                         [True] * 4 + [False, False, True]])
+    census = Census(np.array([0, 2, 2]), possible)
+    scores = scores_for(1, 1, 2, 0, 0, 1, 0)
+    labels = np.array([1, 1, 2, 0, UNKNOWN, UNKNOWN, UNKNOWN])
+    reach = np.array([90.0, 90.0, 90.0, 90.0, 0.0, 0.0, 0.0])
+    settled = census.settle(scores, labels, reach, False)
+    assert settled.tolist() == [1, 1, 2, 0, 0, UNKNOWN, UNKNOWN]
+    # A track hole at the hand may hold any colour: it stays in doubt.
+    assert TWO_EACH.settle(scores, labels, reach, False).tolist() == labels.tolist()
+
+
 def test_with_the_seats_a_guess_doubt_is_not_resolved_by_the_count():
     guessed = Census(np.array([0, 2, 2]), counted=False)
     scores = scores_for(1, 1, 2, 2, 0, 0)
@@ -198,7 +215,9 @@ def test_with_the_seats_a_guess_doubt_is_not_resolved_by_the_count():
 @given(st.data())
 def test_census_never_exceeds_a_count_nor_resolves_a_hole_at_a_hand(data):
     """... and with a hand or card about, it only hides holes or reads them empty; a hole in
-    doubt at a foreign region stays in doubt; it never gives a hole a colour it cannot hold."""
+    doubt at a foreign region stays in doubt, unless it holds one colour only, all of whose
+    marbles are seen elsewhere, and looks empty; it never gives a hole a colour it cannot
+    hold."""
     holes = data.draw(st.integers(1, 12))
     scores = np.array(data.draw(st.lists(st.floats(-20, 20), min_size=3 * holes,
                                          max_size=3 * holes))).reshape(3, holes)
@@ -215,13 +234,19 @@ def test_census_never_exceeds_a_count_nor_resolves_a_hole_at_a_hand(data):
     settled = Census(TWO_EACH.capacity, possible).settle(scores, labels, reach, nothing_over)
     assert all((settled == colour).sum() <= 2 for colour in (1, 2))
     at_hand = doubt & (reach <= AT_REGION_MM)
-    assert (settled[at_hand] == UNKNOWN).all()
+    emptied = at_hand & (settled != UNKNOWN)
+    assert (settled[emptied] == 0).all()
+    assert (scores[0, emptied] >= scores[:, emptied].max(axis=0) - 1e-9).all()  # looks empty
+    for hole in np.flatnonzero(emptied):
+        assert possible is not None and possible[1:, hole].sum() == 1
+        colour = int(np.flatnonzero(possible[1:, hole])[0]) + 1
+        assert (settled == colour).sum() == 2  # all its marbles seen elsewhere
     given_now = np.flatnonzero((settled != labels) & (settled != UNKNOWN))
     assert possible is None or possible[settled[given_now], given_now].all()
     if not nothing_over:
         changed = settled != labels
         assert np.isin(settled[changed], (UNKNOWN, 0)).all()
-        assert (settled[changed & (reach <= AT_REGION_MM)] == UNKNOWN).all()
+        assert np.isin(settled[changed & (reach <= AT_REGION_MM)], (UNKNOWN, 0)).all()
 
 
 def test_the_reader_counts_the_kennels_of_the_seats_that_play(brandi6):
