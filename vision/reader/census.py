@@ -84,15 +84,15 @@ class Census:
             settled = self._runner_up(log_odds, labels, settled, reach)
         # A hole in doubt away from hands is empty when every marble it could hold is seen
         # elsewhere. (A hole just hidden for a surplus colour showed something: it stays "?".)
-        # So is one beside or under a hand that holds one colour only (a kennel or a home),
-        # all of whose marbles are seen elsewhere, and that looks empty.
+        # So is one beside or under a hand over the holes (not a stray, which may be all that
+        # shows of a hand the occlusion test missed) that holds one colour only (a kennel or a
+        # home), all of whose marbles are seen elsewhere, and that looks empty.
         missing = self._counts(settled) < self.capacity[1:]
         holdable = np.ones_like(log_odds[1:], bool) if self.possible is None else self.possible[1:]
         unseen = (holdable & missing[:, None]).any(axis=0)
-        one_colour = holdable.sum(axis=0) == 1
-        looks_empty = log_odds.argmax(axis=0) == 0
-        resolve = ((labels == UNKNOWN) & ~unseen
-                   & ((reach > AT_REGION_MM) | (one_colour & looks_empty))
+        at_seen_hand = ((holdable.sum(axis=0) == 1) & (log_odds.argmax(axis=0) == 0)
+                        & (not nothing_over))
+        resolve = ((labels == UNKNOWN) & ~unseen & ((reach > AT_REGION_MM) | at_seen_hand)
                    & (log_odds.max(axis=0) - log_odds[0] <= MAX_COST))
         settled[resolve] = 0
         return settled
