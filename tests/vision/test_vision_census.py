@@ -8,7 +8,15 @@ from hypothesis import strategies as st
 
 from tests.vision.conftest import rendered_start
 from vision.reader.board_reader import BoardReader
-from vision.reader.census import AMBIGUOUS, AT_REGION_MM, MAX_COST, MAX_DOUBT, UNKNOWN, Census
+from vision.reader.census import (
+    AMBIGUOUS,
+    AT_REGION_MM,
+    MAX_COST,
+    MAX_DOUBT,
+    SEEN_REACH_MM,
+    UNKNOWN,
+    Census,
+)
 from vision.render import RenderConditions, render, start_occupancy
 
 NO_HAND = np.inf
@@ -198,6 +206,22 @@ def test_a_kennel_hole_at_a_hand_is_empty_once_its_seats_marbles_are_all_seen():
     # a stray region, which may be all that shows of a hand the occlusion test missed.
     assert TWO_EACH.settle(scores, labels, reach, False).tolist() == labels.tolist()
     assert census.settle(scores, labels, reach, True).tolist() == labels.tolist()
+
+
+def test_with_a_hand_over_the_holes_only_marbles_seen_away_from_it_clear_a_hole():
+    # Path-traced 0604: fingers beside the hand's region read as a red marble (hole 1, 14 mm
+    # from it) "saw" the last red, and the count cleared the red kennel hole under the same
+    # hand (hole 3, in doubt 14 mm from the region), which held it.
+    possible = np.array([[True] * 4, [True] * 4, [True, True, True, False]])
+    census = Census(np.array([0, 2, 2]), possible)
+    scores = scores_for(1, 1, 2, 0)
+    labels = np.array([1, 1, 2, UNKNOWN])
+    near = np.array([90.0, SEEN_REACH_MM - 6, 90.0, SEEN_REACH_MM - 6])
+    assert census.settle(scores, labels, near, False).tolist() == labels.tolist()
+    away = np.array([90.0, SEEN_REACH_MM + 1, 90.0, SEEN_REACH_MM - 6])
+    assert census.settle(scores, labels, away, False).tolist() == [1, 1, 2, 0]
+    # With nothing over the holes every marble read counts.
+    assert census.settle(scores, labels, near, True).tolist() == [1, 1, 2, 0]
 
 
 def test_with_the_seats_a_guess_doubt_is_not_resolved_by_the_count():

@@ -48,6 +48,10 @@ MAX_COST = 8.0  # most log-odds the census may overrule one hole's best class by
 MAX_DOUBT = 2  # most holes in doubt the count may resolve when nothing is over the board
 AMBIGUOUS = 1.5  # log-odds within which two holes are equally good homes for a change
 RUNNER_UP_MARGIN = 8.0  # log-odds by which a surplus hole's runner-up colour beats the rest
+# With a hand over the holes, a hole in doubt is cleared only by marbles seen farther than this
+# from every region (`board_reader.TOUCH_REACH_MM`; path-traced 0604: fingers 14 mm from the
+# hand's region, read as a red marble, cleared the red kennel hole under the same hand).
+SEEN_REACH_MM = 20.0
 
 
 @dataclass(frozen=True)
@@ -87,7 +91,10 @@ class Census:
         # So is one beside or under a hand over the holes (not a stray, which may be all that
         # shows of a hand the occlusion test missed) that holds one colour only (a kennel or a
         # home), all of whose marbles are seen elsewhere, and that looks empty.
-        missing = self._counts(settled) < self.capacity[1:]
+        # With a hand over the holes, only marbles seen away from it count: fingers can look
+        # like a marble.
+        seen = settled if nothing_over else np.where(reach > SEEN_REACH_MM, settled, UNKNOWN)
+        missing = self._counts(seen) < self.capacity[1:]
         holdable = np.ones_like(log_odds[1:], bool) if self.possible is None else self.possible[1:]
         unseen = (holdable & missing[:, None]).any(axis=0)
         at_seen_hand = ((holdable.sum(axis=0) == 1) & (log_odds.argmax(axis=0) == 0)
