@@ -8,7 +8,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from hw import load_profile
+from hw import BoardProfile, load_profile
 from tests.vision.conftest import some_position
 from vision.reader import board_reader
 from vision.reader.board_reader import STAYED_DISC, UNCHANGED_DISC, BoardReader, Learned
@@ -162,6 +162,22 @@ def test_a_kennel_hole_whose_disc_shows_the_reference_pattern_still_holds_its_ma
     assert reading.holes == later
 
 
+def _hands_and_a_doubting_trust(
+        name: str, frame_seed: int,
+) -> tuple[BoardProfile, np.ndarray, dict[str, str | None], np.ndarray, Learned]:
+    """A board's reference, a later position and its frame with two hands over the board, and
+    the shipped networks with a trust network that doubts every hole."""
+    profile = load_profile(name)
+    reference = render(profile, start_occupancy(profile), RenderConditions(), seed=3).image
+    later = some_position(profile, seed=4)
+    frame = render(profile, later, RenderConditions(light_level=0.8, hands=2),
+                   seed=frame_seed).image
+    shipped = Learned.shipped()
+    assert shipped.trust is not None
+    doubting = Learned(shipped.match, replace(shipped.trust, threshold=1e9))
+    return profile, reference, later, frame, doubting
+
+
 def test_an_empty_dimple_in_view_is_read_empty_whatever_the_trust_network_doubts(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A hole empty in the reference, read empty by `CLEAR_EMPTY_MARGIN` and showing the
@@ -170,13 +186,7 @@ def test_an_empty_dimple_in_view_is_read_empty_whatever_the_trust_network_doubts
     that doubts every hole stands for that doubt; the census settles holes in doubt away from
     the hands, not those beside them."""
     monkeypatch.setattr(board_reader, "SHADED_EMPTY_MARGIN", np.inf)  # the shadow's rule: below
-    profile = load_profile("brandi-4")
-    reference = render(profile, start_occupancy(profile), RenderConditions(), seed=3).image
-    later = some_position(profile, seed=4)
-    frame = render(profile, later, RenderConditions(light_level=0.8, hands=2), seed=5).image
-    shipped = Learned.shipped()
-    assert shipped.trust is not None
-    doubting = Learned(shipped.match, replace(shipped.trust, threshold=1e9))
+    profile, reference, later, frame, doubting = _hands_and_a_doubting_trust("brandi-4", 5)
     reader = BoardReader(profile, reference, doubting)
     reading = reader.read(frame)
     assert reading.evidence is not None
@@ -199,13 +209,7 @@ def test_an_empty_dimple_in_a_shadow_is_read_empty_whatever_the_trust_network_do
     `SHADED_DISC` is an empty dimple, even where a hand's shadow changed its disc below
     `UNCHANGED_DISC` (path-traced: 0453, 0574, 0589). Without that rule the doubting trust
     network leaves those holes "?"."""
-    profile = load_profile("brandi-6")
-    reference = render(profile, start_occupancy(profile), RenderConditions(), seed=3).image
-    later = some_position(profile, seed=4)
-    frame = render(profile, later, RenderConditions(light_level=0.8, hands=2), seed=6).image
-    shipped = Learned.shipped()
-    assert shipped.trust is not None
-    doubting = Learned(shipped.match, replace(shipped.trust, threshold=1e9))
+    profile, reference, later, frame, doubting = _hands_and_a_doubting_trust("brandi-6", 6)
     reader = BoardReader(profile, reference, doubting)
     reading = reader.read(frame)
     evidence = reading.evidence
