@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         assert reader.baseline is not None
         surface = reader.grid.sample(game, fit)
-        region = reader.baseline.foreign_regions(surface, features.ring)[0]
+        region = reader.baseline.foreign_regions(surface, features.ring).region
         missed = int((region_distance(reader.grid, region)[covered] > REACH_MM).sum())
         cases += 1
         covered_total += len(covered)

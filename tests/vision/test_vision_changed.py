@@ -4,6 +4,7 @@ kennel holes whose marble stayed: the empty hole is; empty dimples still in view
 from __future__ import annotations
 
 from dataclasses import replace
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -255,3 +256,21 @@ def test_a_strong_dimple_whose_pattern_inverted_no_longer_reads_empty() -> None:
     ruled_out = reader._ruled_out(reading.features, reader.prototypes, pairs,
                                   noise=reading.evidence.noise)
     assert ruled_out[0, track[0]] and not ruled_out[0, track[1]]
+
+
+def test_a_marble_ruled_out_as_changed_that_does_not_look_empty_either_is_unknown() -> None:
+    """Path-traced 0604: a pale finger over a yellow kennel marble changed its look, the
+    yellow class was ruled out, and the hole was read empty although the scores did not find
+    it empty either (below `EMPTY_SCORE`): "?". An emptied hole that looks empty is empty."""
+    profile = load_profile("brandi-4")
+    reader = BoardReader(profile, render(profile, start_occupancy(profile), RenderConditions(),
+                                         seed=3).image)
+    kennel, track = reader.ids.index("K1.0"), reader.ids.index("T5")
+    holes = len(reader.ids)
+    scores = np.full((5, holes), -30.0)
+    scores[0] = board_reader.EMPTY_SCORE + 3.0  # every hole read empty, and looking it
+    evidence = SimpleNamespace(best=np.zeros(holes, int), scores=scores)
+    assert not reader._emptied_unlike_empty(evidence).any()
+    scores[0, [kennel, track]] = board_reader.EMPTY_SCORE - 1.0  # not found empty either
+    # (T5 was empty in the reference: nothing was ruled out there)
+    assert np.flatnonzero(reader._emptied_unlike_empty(evidence)).tolist() == [kennel]

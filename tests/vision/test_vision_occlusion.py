@@ -20,6 +20,7 @@ from vision.reader.board_reader import (
 )
 from vision.reader.occlusion import (
     AVERAGE_MM,
+    BRIGHTENED_LIMIT,
     DIMPLE_MATCH,
     GRAIN_HOLES,
     GRAIN_MATCH,
@@ -28,6 +29,7 @@ from vision.reader.occlusion import (
     STRAY_REGION_MM2,
     Baseline,
     SurfaceGrid,
+    hiding_grain,
     nothing_over_board,
     region_share,
     without_grain_shown,
@@ -156,6 +158,37 @@ def test_only_the_witnesses_rings_speak_for_the_grain(brandi4):
     matches = np.where(kennel, 1.0, 0.0)
     assert (without_grain_shown(grid, region.astype(bool), matches, matches, ~kennel)
             == region.astype(bool)).all()
+
+
+def test_a_pale_thing_over_the_holes_is_found_where_it_hides_their_grain(brandi4):
+    """Path-traced 0604: a pale hand over a grey board brightens it and barely changes its
+    colour, as a lamp would. Its region counts where it hides the grain and the dimples of
+    the holes it lies over (`hiding_grain`), not where they show (a lamp), nor over too few."""
+    frame = render(brandi4, start_occupancy(brandi4),
+                   RenderConditions(material="wood", noise_sigma=1.0), seed=2)
+    reader = BoardReader(brandi4, frame.image)
+    fit, features = reader.measure(frame.image)
+    grid = reader.grid
+    surface = grid.sample(frame.image, fit)
+    baseline = Baseline.learn(grid, surface, features.ring)
+    points = np.concatenate([grid.points_mm.reshape(-1, 2),
+                             [(hole.x, hole.y) for hole in brandi4.holes]])
+    track = [index for index, hole in enumerate(brandi4.holes) if hole.kind == "track"]
+    centre = np.mean([(brandi4.holes[index].x, brandi4.holes[index].y)
+                      for index in track[:GRAIN_HOLES]], axis=0)
+    under = (np.hypot(*(points - centre).T) < 30.0)[:, None]  # a palm over three track holes
+    paler = np.where(under, BRIGHTENED_LIMIT + 0.2, 0.0).astype(np.float32)
+    parts = slice(0, len(surface)), slice(len(surface), None)
+    foreign = baseline.foreign_regions(surface + paler[parts[0]], features.ring + paler[parts[1]])
+    assert not foreign.region.any()  # brighter alike in every channel: no colour changed
+    assert foreign.brighter.any()
+    witnesses = np.ones(len(brandi4.holes), bool)
+    hidden, shown = np.zeros(len(brandi4.holes)), np.ones(len(brandi4.holes))
+    assert (hiding_grain(grid, foreign.brighter, hidden, hidden, witnesses)
+            == foreign.brighter).all()
+    assert not hiding_grain(grid, foreign.brighter, shown, hidden, witnesses).any()
+    assert not hiding_grain(grid, foreign.brighter, hidden, shown, witnesses).any()
+    assert not hiding_grain(grid, foreign.brighter, hidden, hidden, ~witnesses).any()
 
 
 def test_small_regions_inside_the_board_are_strays_not_a_hand(brandi4):
@@ -437,9 +470,9 @@ def test_a_glare_of_the_reference_gone_in_the_frame_is_no_foreign_region(brandi4
     grid_part, rings = slice(0, len(surface)), slice(len(surface), None)
     baseline = Baseline.learn(grid, glared(surface, grid_part, added),
                               glared(features.ring, rings, added))
-    region, _, _ = baseline.foreign_regions(glared(surface, grid_part, left),
-                                            glared(features.ring, rings, left))
-    assert not region.any()
+    foreign = baseline.foreign_regions(glared(surface, grid_part, left),
+                                       glared(features.ring, rings, left))
+    assert not foreign.region.any()
 
 
 def test_an_empty_hole_that_looks_flat_is_covered():

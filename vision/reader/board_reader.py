@@ -64,6 +64,7 @@ from vision.reader.network import MODELS, Network
 from vision.reader.occlusion import (
     Baseline,
     SurfaceGrid,
+    hiding_grain,
     nothing_over_board,
     region_distance,
     region_share,
@@ -115,6 +116,13 @@ UNCHANGED_DISC = 0.85
 # compositing draws of seeds 2024 and 2025, every one lay under a hand, and every board such a
 # hole flagged has one at 3.7 or more.)
 LEFT_EMPTY_DISTANCE = 3.5
+# A hole full in the reference and read empty whose empty class scores below this (log-odds:
+# the match network does not find it empty; its reference's colour was ruled out as changed)
+# holds something that is neither: a finger over its marble (path-traced 0604: a pale finger
+# over a yellow kennel marble, -3.3; the emptied kennel holes whose colour was ruled out so
+# scored -1.6 or more on path-traced 0389-0630, 0 or more on the shuffled compositing draw of
+# seed 2024, cases 0-299).
+EMPTY_SCORE = -2.0
 # A hole inside a foreign region, empty in the reference and read empty, that looks unlike an
 # empty hole (Gaussian distance to the empty class beyond this) and unlike its own reference
 # (disc match below `UNCHANGED_DISC`) has something over it: a black marble between fingers
@@ -593,6 +601,16 @@ class BoardReader:
                           & (evidence.reach <= TOUCH_REACH_MM)
                           & (evidence.disc_match >= UNCHANGED_DISC))
 
+    def _emptied_unlike_empty(self, evidence: HoleEvidence) -> np.ndarray:
+        """(N,) holes full in the reference, read empty although the match network scores
+        them empty below `EMPTY_SCORE`: their colour was ruled out as changed, and what
+        changed them looks like nothing known either (a finger over the marble). (Without a
+        match network the scores are no log-odds: none.)"""
+        if self.learned is None or self.learned.match is None:
+            return np.zeros(len(self.ids), bool)
+        return np.asarray((evidence.best == 0) & (self._start_classes != 0)
+                          & (evidence.scores[0] < EMPTY_SCORE))
+
     def _spread_to_doubtful(self, hidden: np.ndarray, doubtful: np.ndarray) -> np.ndarray:
         """Also hide doubtful holes next to hidden ones (the hand's edge), transitively."""
         hidden = hidden.copy()
@@ -622,19 +640,19 @@ class BoardReader:
             if self.learned.match is not None:
                 scores = class_scores(self.learned.match, pairs)
             assert self.baseline is not None
-            region, ring_changed, noise = self.baseline.foreign_regions(
-                self.grid.sample(image, fit), features.ring)
+            foreign = self.baseline.foreign_regions(self.grid.sample(image, fit), features.ring)
             empty_before = self._start_classes == 0  # the grain's witnesses
-            regions = (without_grain_shown(self.grid, region, patterns[0], patterns[1],
-                                           empty_before),
-                       ring_changed, noise)
+            region = (without_grain_shown(self.grid, foreign.region, *patterns[:2], empty_before)
+                      | hiding_grain(self.grid, foreign.brighter, *patterns[:2], empty_before))
+            regions = (region, foreign.ring_changed, foreign.noise)
             scores = without_ruled_out(
                 scores, self._ruled_out(features, prototypes, pairs, noise=regions[2]))
             evidence = self._evidence(features, prototypes, distance, scores, patterns,
                                       regions)
             hidden = (blind_at_region(evidence) | flat_empty(evidence)
                       | self._strange_empty_in_region(evidence)
-                      | self._emptied_unchanged_by_hand(evidence))
+                      | self._emptied_unchanged_by_hand(evidence)
+                      | self._emptied_unlike_empty(evidence))
             if self.learned.trust is not None:
                 doubt = self.learned.trust.threshold - self.learned.trust.logits(evidence.matrix())
                 hidden |= (doubt > 0) & ~self._empty_in_view(evidence)

@@ -8,14 +8,18 @@ light: shadows and gradients darken or brighten the channels alike, glare pales 
 colour in a known direction. Points whose colour changed beyond that (and beyond the frame's
 own noise, at single points and averaged over the points around them), or that became darker
 than any shadow, are *foreign*; foreign regions large enough to be a finger or a card count.
+Regions much brighter than the board are kept apart: a pale hand on a grey board brightens it
+as a lamp does, and counts only where it hides the grain and the dimples of the holes below.
 Each hole's distance to them is part of the evidence on which the reader's trust network
 decides (`trust`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -36,6 +40,7 @@ NOISE_FACTOR = 4.0  # and beyond this many times the typical change of the whole
 WEAK_SHARE = 0.6  # a foreign region extends over points this share of the colour limit
 WEAK_NOISE_FACTOR = 2.5  # or this many times the typical change
 DARKER_LIMIT = -1.6  # deeper than any shadow
+BRIGHTENED_LIMIT = 0.4  # brighter than the board's upper quartile (log): light or a pale thing
 MIN_REGION_MM2 = 200.0  # smaller foreign regions are noise or a glint ...
 MIN_SEEDS = 3  # ... and so are regions with fewer clearly changed points ...
 LARGE_REGION_MM2 = 1000.0  # ... unless they are this large (an arm in dim, noisy light)
@@ -50,6 +55,10 @@ RING_REACH_MM = 12.0  # a changed ring stands for this much board around its hol
 GRAIN_HOLES = 3  # a region over this many holes or more ...
 GRAIN_MATCH = 0.6  # ... whose rings show the reference's grain this well (median) is light
 DIMPLE_MATCH = 0.9  # ... as is one whose holes' discs show the reference's dimples this well
+# A region much brighter than the board hides the dimples of the holes it lies over when their
+# discs match the reference's below this (median; path-traced 0389-0630: hands and mugs -0.72
+# to 0.51 but one at 0.87, lamps switched on or moved 0.78 to 0.97).
+HIDDEN_DIMPLE_MATCH = 0.65
 GRAIN_REACH_MM = 6.0  # the holes within this of a region are the ones it lies over
 BLIND_MARGIN = 0.15  # log: how far below clipping a channel must be to tell a colour there
 BLIND_MIN_POINTS = 50  # unclipped surface points needed to tell the board's typical colour
@@ -226,6 +235,15 @@ def _glinting(grid: SurfaceGrid, reference: np.ndarray, rings: np.ndarray) -> np
     return np.concatenate([points, ring_points])
 
 
+class Foreign(NamedTuple):
+    """What `Baseline.foreign_regions` finds in a frame."""
+
+    region: np.ndarray  # (H, W) bool grid: changed beyond what light does
+    brighter: np.ndarray  # (H, W) bool grid: much brighter, as light or a pale thing
+    ring_changed: np.ndarray  # (N,) each hole's ring changed beyond what light does
+    noise: float  # the typical colour change of the bare board (8-bit levels)
+
+
 @dataclass(frozen=True)
 class Baseline:
     """The bare board of the reference frame: grid points, then the ring around every hole
@@ -261,11 +279,8 @@ class Baseline:
                    np.zeros(reference.shape[1], np.float32) if kennels is None
                    else np.where(kennels, KENNEL_SLACK, 0.0).astype(np.float32))
 
-    def foreign_regions(self, surface: np.ndarray,
-                        rings: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
-        """(H, W) bool grid covered by something that is not the board, per hole whether its
-        ring changed beyond what light does, and the frame's noise (typical colour change of
-        the bare board in 8-bit levels).
+    def foreign_regions(self, surface: np.ndarray, rings: np.ndarray) -> Foreign:
+        """Where something that is not the board covers it (`Foreign`).
 
         A region counts when it is large (`MIN_REGION_MM2`) and has several clearly changed
         points (`MIN_SEEDS`), or is very large: a glint, JPEG blocks or noise change a few
@@ -273,6 +288,10 @@ class Baseline:
 
         The rings (board colour around every hole) count too: between the holes of a track
         there is little bare board, and a finger along the track shows mostly there.
+
+        Regions brighter than the board's upper quartile by `BRIGHTENED_LIMIT` (seeds; the region
+        extends over points `WEAK_SHARE` of that) are found the same way, apart: a pale hand
+        over a grey board changes its brightness only, as a lamp does.
         """
         grid, points = self.grid, len(surface)
         # Channels as rows (3, M + N), contiguous: numpy reduces long rows far faster.
@@ -337,7 +356,20 @@ class Baseline:
         weak |= along > PALED_LIMIT * WEAK_SHARE
         strong &= ~self.skip
         weak &= ~self.skip
-        # A region counts if it is large and somewhere clearly changed (hysteresis, as Canny).
+        # Brighter than most of the board (its upper quartile): where a shadow falls over half
+        # of it, the median change is the shadow's, and the rest of the board is brighter.
+        sampled = brightness[:points][every]
+        lift = brightness - np.partition(sampled, 3 * len(sampled) // 4)[3 * len(sampled) // 4]
+        brighter = (lift > BRIGHTENED_LIMIT) & ~self.skip
+        lighter = (lift > BRIGHTENED_LIMIT * WEAK_SHARE) & ~self.skip
+        return Foreign(self._large_regions(weak, strong), self._large_regions(lighter, brighter),
+                       weak[points:], typical_noise)
+
+    def _large_regions(self, weak: np.ndarray, strong: np.ndarray) -> np.ndarray:
+        """(H, W) bool grid of the regions of ``weak`` points (M + N: grid points, then rings,
+        each ring standing for `RING_REACH_MM` around its hole) that are large enough and hold
+        enough ``strong`` points (hysteresis, as Canny)."""
+        grid, points = self.grid, len(self.grid.points_mm)
         mask = np.zeros(grid.shape, np.uint8)
         mask.reshape(-1)[grid.flat_cells] = weak[:points]
         seeds = np.zeros(grid.shape, bool)
@@ -355,7 +387,7 @@ class Baseline:
         large = ((area >= MIN_REGION_MM2) & (seed_count >= MIN_SEEDS)) | (
             (area >= LARGE_REGION_MM2) & (seed_count >= 1))
         large[0] = False
-        return large[labels], weak[points:], typical_noise
+        return np.asarray(large[labels])
 
     def _compare_blind(self, now: np.ndarray, unclipped: np.ndarray, residual: np.ndarray,
                        clipped: np.ndarray, points: int,
@@ -434,19 +466,43 @@ def without_grain_shown(grid: SurfaceGrid, region: np.ndarray, ring_match: np.nd
     the way a thing would, but a hand or a card hides the grain and the dimples. (Give as
     witnesses the holes empty in the reference: around a full kennel the marbles' shadows and
     coloured light keep their pattern between the fingers of a hand.)"""
+    kept = region.copy()
+    for part, (rings, discs) in _witnessed_parts(grid, region, ring_match, disc_match,
+                                                 witnesses):
+        if rings >= GRAIN_MATCH or discs >= DIMPLE_MATCH:
+            kept &= ~part
+    return kept
+
+
+def hiding_grain(grid: SurfaceGrid, region: np.ndarray, ring_match: np.ndarray,
+                 disc_match: np.ndarray, witnesses: np.ndarray) -> np.ndarray:
+    """The parts of the region that lie over `GRAIN_HOLES` holes or more of the ``witnesses``
+    and hide their grain (`GRAIN_MATCH`) and their dimples (`HIDDEN_DIMPLE_MATCH`, stricter
+    than `without_grain_shown`): of a region much brighter than the board
+    (`Foreign.brighter`), those are a pale hand or a card, not a lamp."""
+    kept = np.zeros_like(region)
+    for part, (rings, discs) in _witnessed_parts(grid, region, ring_match, disc_match,
+                                                 witnesses):
+        if rings < GRAIN_MATCH and discs < HIDDEN_DIMPLE_MATCH:
+            kept |= part
+    return kept
+
+
+def _witnessed_parts(grid: SurfaceGrid, region: np.ndarray, ring_match: np.ndarray,
+                     disc_match: np.ndarray, witnesses: np.ndarray,
+                     ) -> Iterator[tuple[np.ndarray, tuple[float, float]]]:
+    """The connected parts of the region over `GRAIN_HOLES` or more of the ``witnesses``
+    (within `GRAIN_REACH_MM`), each with the median ring and disc match of those holes."""
     if not region.any():
-        return region
+        return
     count, labels = cv2.connectedComponents(region.astype(np.uint8), connectivity=8)
     rows, cols = grid.ring_cells
-    kept = region.copy()
     for label in range(1, count):
         part = labels == label
         apart = cv2.distanceTransform((~part).astype(np.uint8), cv2.DIST_L2, 3)
         over = witnesses & ((apart[rows, cols] * grid.spacing_mm) <= GRAIN_REACH_MM)
-        if over.sum() >= GRAIN_HOLES and (np.median(ring_match[over]) >= GRAIN_MATCH
-                                          or np.median(disc_match[over]) >= DIMPLE_MATCH):
-            kept &= ~part
-    return kept
+        if over.sum() >= GRAIN_HOLES:
+            yield part, (float(np.median(ring_match[over])), float(np.median(disc_match[over])))
 
 
 def region_distance(grid: SurfaceGrid, region: np.ndarray) -> np.ndarray:
