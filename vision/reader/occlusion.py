@@ -56,8 +56,9 @@ GRAIN_HOLES = 3  # a region over this many holes or more ...
 GRAIN_MATCH = 0.6  # ... whose rings show the reference's grain this well (median) is light
 DIMPLE_MATCH = 0.9  # ... as is one whose holes' discs show the reference's dimples this well
 # A region much brighter than the board hides the dimples of the holes it lies over when their
-# discs match the reference's below this (median; path-traced 0389-0630: hands and mugs -0.72
-# to 0.51 but one at 0.87, lamps switched on or moved 0.78 to 0.97).
+# discs match the reference's below this (median; path-traced 0389-0630, brightness measured
+# against the median change: hands and mugs -0.72 to 0.51 but one at 0.87, lamps switched on or
+# moved 0.78 to 0.97).
 HIDDEN_DIMPLE_MATCH = 0.65
 GRAIN_REACH_MM = 6.0  # the holes within this of a region are the ones it lies over
 BLIND_MARGIN = 0.15  # log: how far below clipping a channel must be to tell a colour there
