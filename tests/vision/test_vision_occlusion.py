@@ -191,6 +191,26 @@ def test_a_pale_thing_over_the_holes_is_found_where_it_hides_their_grain(brandi4
     assert not hiding_grain(grid, foreign.brighter, hidden, hidden, ~witnesses).any()
 
 
+def test_a_shadow_over_most_of_the_board_leaves_no_brighter_region(brandi4):
+    """Where a shadow falls over most of the board, the median change of light is the
+    shadow's and the rest of the board is brighter than that: `Foreign.brighter` measures
+    against the board's upper quartile, so the bare board in full light is no pale thing."""
+    frame = render(brandi4, start_occupancy(brandi4),
+                   RenderConditions(material="wood", noise_sigma=1.0), seed=2)
+    reader = BoardReader(brandi4, frame.image)
+    fit, features = reader.measure(frame.image)
+    grid = reader.grid
+    surface = grid.sample(frame.image, fit)
+    baseline = Baseline.learn(grid, surface, features.ring)
+    points = np.concatenate([grid.points_mm.reshape(-1, 2),
+                             [(hole.x, hole.y) for hole in brandi4.holes]])
+    cut = np.quantile(points[:, 0], 0.6)
+    shade = np.where(points[:, :1] < cut, -(BRIGHTENED_LIMIT + 0.2), 0.0).astype(np.float32)
+    foreign = baseline.foreign_regions(surface + shade[:len(surface)],
+                                       features.ring + shade[len(surface):])
+    assert not foreign.brighter.any()
+
+
 def test_small_regions_inside_the_board_are_strays_not_a_hand(brandi4):
     grid = SurfaceGrid.for_profile(brandi4)
     rows, cols = grid.shape
