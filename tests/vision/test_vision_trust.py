@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -11,6 +12,7 @@ from hw import load_profile
 from tests.vision.conftest import rendered_start
 from vision.reader import board_reader
 from vision.reader.board_reader import BoardReader
+from vision.reader.trust import AT_REGION_MM
 
 
 def _kennel_marbles_doubted(monkeypatch: pytest.MonkeyPatch) -> tuple[BoardReader, np.ndarray,
@@ -63,6 +65,23 @@ def test_a_thing_on_the_board_that_reaches_no_hole_leaves_the_count_to_the_censu
     assert np.isinf(reading.evidence.reach).all()
     assert [reading.holes[reader.ids[index]] for index in doubted] == [reader.colours[0]] * 3
     assert not reading.occluded
+
+
+def test_a_thing_beside_a_hole_whose_ring_still_shows_the_grain_is_over_no_hole():
+    """Path-traced 0471, 0501, 0591: a mug 16-20 mm from holes set `occluded` with every hole
+    read right; the rings of those holes still matched the reference's grain (0.95-0.99). A
+    hand as far from a hole it touched (0499, 0579) had changed its ring (0.14, 0.22)."""
+    reach = np.array([np.inf, board_reader.TOUCH_REACH_MM - 4.0, np.inf])
+    ring_match = np.array([0.0, 0.97, 0.0])
+    beside = SimpleNamespace(nothing_over=False, reach=reach, ring_match=ring_match)
+    assert board_reader.nothing_over_holes(beside)
+    ring_match[1] = board_reader.TOUCHED_RING_MATCH - 0.4  # the ring changed: touched
+    assert not board_reader.nothing_over_holes(beside)
+    ring_match[1] = 0.97
+    reach[1] = AT_REGION_MM  # this close, whatever the ring shows
+    assert not board_reader.nothing_over_holes(beside)
+    beside.nothing_over = True  # only strays: nothing over the board at all
+    assert board_reader.nothing_over_holes(beside)
 
 
 def test_a_kennel_marble_beside_fingers_read_empty_is_unknown_while_its_disc_still_shows_it(

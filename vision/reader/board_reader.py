@@ -97,6 +97,11 @@ KENNEL_REACH_MM = 22.0  # a kennel marble's shadow and edge fall this far from i
 # (8 mm): the occlusion test sees the board only from the rings (12-14 mm) out, every grid step.
 # Regions all farther than this from every hole hide no marble (`nothing_over_holes`).
 TOUCH_REACH_MM = 20.0
+# ... nor does one farther than `AT_REGION_MM` from a hole whose ring still shows the
+# reference's grain this well (correlation): a mug or a phone beside the track leaves the board
+# around the hole in view (path-traced 0389-0630: mugs 16-20 mm from holes whose rings matched
+# 0.95-0.99; the hands as far from a hole they touched 0.14 and 0.22).
+TOUCHED_RING_MATCH = 0.6
 # A hole the trust network doubts by this many logits or more, which the census then finds
 # empty (every marble it could hold is seen elsewhere), has something over it that is no
 # marble: a finger the occlusion test missed (on the training renderer's held-out seeds 31-34,
@@ -185,8 +190,12 @@ class ReadError(ValueError):
 
 def nothing_over_holes(evidence: HoleEvidence) -> bool:
     """Whether nothing lies over any hole: no hand or card over the board, or none within
-    `TOUCH_REACH_MM` of a hole (a phone or a mug beside the track hides no marble)."""
-    return evidence.nothing_over or bool((evidence.reach > TOUCH_REACH_MM).all())
+    `AT_REGION_MM` of a hole, nor within `TOUCH_REACH_MM` of one whose ring lost the
+    reference's grain (`TOUCHED_RING_MATCH`; a phone or a mug beside the track hides no
+    marble)."""
+    touching = (evidence.reach <= AT_REGION_MM) | ((evidence.reach <= TOUCH_REACH_MM)
+                                                   & (evidence.ring_match < TOUCHED_RING_MATCH))
+    return evidence.nothing_over or not touching.any()
 
 
 def paint_offsets(profile: BoardProfile, ring: np.ndarray) -> np.ndarray:
