@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from hw import BoardProfile
 from tests.vision.conftest import benchmark_case, rendered_start, some_position
 from vision.reader.board_reader import (
     EMPTIED_DOUBT,
@@ -160,26 +161,33 @@ def test_only_the_witnesses_rings_speak_for_the_grain(brandi4):
             == region.astype(bool)).all()
 
 
+def _bare_wood(profile: BoardProfile) -> tuple[SurfaceGrid, np.ndarray, np.ndarray, Baseline,
+                                               np.ndarray]:
+    """A start frame on wood: its grid, surface samples, hole rings, the baseline learnt from
+    them, and where every sample lies (mm: grid points, then holes)."""
+    frame = render(profile, start_occupancy(profile),
+                   RenderConditions(material="wood", noise_sigma=1.0), seed=2)
+    reader = BoardReader(profile, frame.image)
+    fit, features = reader.measure(frame.image)
+    grid = reader.grid
+    surface = grid.sample(frame.image, fit)
+    points = np.concatenate([grid.points_mm.reshape(-1, 2),
+                             [(hole.x, hole.y) for hole in profile.holes]])
+    return grid, surface, features.ring, Baseline.learn(grid, surface, features.ring), points
+
+
 def test_a_pale_thing_over_the_holes_is_found_where_it_hides_their_grain(brandi4):
     """Path-traced 0604: a pale hand over a grey board brightens it and barely changes its
     colour, as a lamp would. Its region counts where it hides the grain and the dimples of
     the holes it lies over (`hiding_grain`), not where they show (a lamp), nor over too few."""
-    frame = render(brandi4, start_occupancy(brandi4),
-                   RenderConditions(material="wood", noise_sigma=1.0), seed=2)
-    reader = BoardReader(brandi4, frame.image)
-    fit, features = reader.measure(frame.image)
-    grid = reader.grid
-    surface = grid.sample(frame.image, fit)
-    baseline = Baseline.learn(grid, surface, features.ring)
-    points = np.concatenate([grid.points_mm.reshape(-1, 2),
-                             [(hole.x, hole.y) for hole in brandi4.holes]])
+    grid, surface, rings, baseline, points = _bare_wood(brandi4)
     track = [index for index, hole in enumerate(brandi4.holes) if hole.kind == "track"]
     centre = np.mean([(brandi4.holes[index].x, brandi4.holes[index].y)
                       for index in track[:GRAIN_HOLES]], axis=0)
     under = (np.hypot(*(points - centre).T) < 30.0)[:, None]  # a palm over three track holes
     paler = np.where(under, BRIGHTENED_LIMIT + 0.2, 0.0).astype(np.float32)
     parts = slice(0, len(surface)), slice(len(surface), None)
-    foreign = baseline.foreign_regions(surface + paler[parts[0]], features.ring + paler[parts[1]])
+    foreign = baseline.foreign_regions(surface + paler[parts[0]], rings + paler[parts[1]])
     assert not foreign.region.any()  # brighter alike in every channel: no colour changed
     assert foreign.brighter.any()
     witnesses = np.ones(len(brandi4.holes), bool)
@@ -195,19 +203,11 @@ def test_a_shadow_over_most_of_the_board_leaves_no_brighter_region(brandi4):
     """Where a shadow falls over most of the board, the median change of light is the
     shadow's and the rest of the board is brighter than that: `Foreign.brighter` measures
     against the board's upper quartile, so the bare board in full light is no pale thing."""
-    frame = render(brandi4, start_occupancy(brandi4),
-                   RenderConditions(material="wood", noise_sigma=1.0), seed=2)
-    reader = BoardReader(brandi4, frame.image)
-    fit, features = reader.measure(frame.image)
-    grid = reader.grid
-    surface = grid.sample(frame.image, fit)
-    baseline = Baseline.learn(grid, surface, features.ring)
-    points = np.concatenate([grid.points_mm.reshape(-1, 2),
-                             [(hole.x, hole.y) for hole in brandi4.holes]])
+    _, surface, rings, baseline, points = _bare_wood(brandi4)
     cut = np.quantile(points[:, 0], 0.6)
     shade = np.where(points[:, :1] < cut, -(BRIGHTENED_LIMIT + 0.2), 0.0).astype(np.float32)
     foreign = baseline.foreign_regions(surface + shade[:len(surface)],
-                                       features.ring + shade[len(surface):])
+                                       rings + shade[len(surface):])
     assert not foreign.brighter.any()
 
 
