@@ -161,12 +161,13 @@ def test_only_the_witnesses_rings_speak_for_the_grain(brandi4):
             == region.astype(bool)).all()
 
 
-def _bare_wood(profile: BoardProfile) -> tuple[SurfaceGrid, np.ndarray, np.ndarray, Baseline,
-                                               np.ndarray]:
+def _bare_wood(profile: BoardProfile, light_level: float = 1.0,
+               ) -> tuple[SurfaceGrid, np.ndarray, np.ndarray, Baseline, np.ndarray]:
     """A start frame on wood: its grid, surface samples, hole rings, the baseline learnt from
     them, and where every sample lies (mm: grid points, then holes)."""
     frame = render(profile, start_occupancy(profile),
-                   RenderConditions(material="wood", noise_sigma=1.0), seed=2)
+                   RenderConditions(material="wood", light_level=light_level, noise_sigma=1.0),
+                   seed=2)
     reader = BoardReader(profile, frame.image)
     fit, features = reader.measure(frame.image)
     grid = reader.grid
@@ -473,14 +474,7 @@ def test_a_glare_of_the_reference_gone_in_the_frame_is_no_foreign_region(brandi4
     """A lamp's glare on the reference (paled toward white, or overexposed) that the frame
     shows no longer or only faintly (the lamp moved or was dimmed): the board there is its own
     colour again, or paled by white light as the board elsewhere would be."""
-    light = RenderConditions(material="wood", light_level=0.8, noise_sigma=1.0)
-    frame = render(brandi4, start_occupancy(brandi4), light, seed=2)
-    reader = BoardReader(brandi4, frame.image)
-    fit, features = reader.measure(frame.image)
-    grid = reader.grid
-    surface = grid.sample(frame.image, fit)
-    points = np.concatenate([grid.points_mm.reshape(-1, 2),
-                             [(hole.x, hole.y) for hole in brandi4.holes]])
+    grid, surface, hole_rings, _, points = _bare_wood(brandi4, light_level=0.8)
     spot = np.exp(-((points - (-90.0, 60.0)) ** 2).sum(axis=1) / (2 * 70.0 ** 2))[:, None]
 
     def glared(logs: np.ndarray, part: slice, amount: float) -> np.ndarray:
@@ -489,9 +483,9 @@ def test_a_glare_of_the_reference_gone_in_the_frame_is_no_foreign_region(brandi4
 
     grid_part, rings = slice(0, len(surface)), slice(len(surface), None)
     baseline = Baseline.learn(grid, glared(surface, grid_part, added),
-                              glared(features.ring, rings, added))
+                              glared(hole_rings, rings, added))
     foreign = baseline.foreign_regions(glared(surface, grid_part, left),
-                                       glared(features.ring, rings, left))
+                                       glared(hole_rings, rings, left))
     assert not foreign.region.any()
 
 
