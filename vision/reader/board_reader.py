@@ -63,6 +63,7 @@ from vision.reader.match import (
 from vision.reader.network import MODELS, Network
 from vision.reader.occlusion import (
     Baseline,
+    Foreign,
     SurfaceGrid,
     hiding_grain,
     nothing_over_board,
@@ -651,13 +652,13 @@ class BoardReader:
             assert self.baseline is not None
             foreign = self.baseline.foreign_regions(self.grid.sample(image, fit), features.ring)
             empty_before = self._start_classes == 0  # the grain's witnesses
-            region = (without_grain_shown(self.grid, foreign.region, *patterns[:2], empty_before)
-                      | hiding_grain(self.grid, foreign.brighter, *patterns[:2], empty_before))
-            regions = (region, foreign.ring_changed, foreign.noise)
+            foreign = foreign._replace(region=(
+                without_grain_shown(self.grid, foreign.region, *patterns[:2], empty_before)
+                | hiding_grain(self.grid, foreign.brighter, *patterns[:2], empty_before)))
             scores = without_ruled_out(
-                scores, self._ruled_out(features, prototypes, pairs, noise=regions[2]))
+                scores, self._ruled_out(features, prototypes, pairs, noise=foreign.noise))
             evidence = self._evidence(features, prototypes, distance, scores, patterns,
-                                      regions)
+                                      foreign)
             hidden = (blind_at_region(evidence) | flat_empty(evidence)
                       | self._strange_empty_in_region(evidence)
                       | self._emptied_unchanged_by_hand(evidence)
@@ -821,17 +822,18 @@ class BoardReader:
 
     def _evidence(self, features: HoleFeatures, prototypes: Prototypes, distance: np.ndarray,
                   scores: np.ndarray, patterns: tuple[np.ndarray, np.ndarray, np.ndarray],
-                  regions: tuple[np.ndarray, np.ndarray, float]) -> HoleEvidence:
-        """What the trust network weighs per hole (needs the reference frame); ``regions``
-        what `occlusion.Baseline.foreign_regions` found in the frame."""
+                  foreign: Foreign) -> HoleEvidence:
+        """What the trust network weighs per hole (needs the reference frame); ``foreign``
+        what `occlusion.Baseline.foreign_regions` found in the frame, its region without
+        the parts that are light."""
         assert self.reference is not None
-        region, ring_changed, noise = regions
+        region = foreign.region
         ring_match, disc_match, rim_match = patterns
         return HoleEvidence(
             distance=distance, scores=scores, class_brightness=self._class_brightness,
             reach=region_distance(self.grid, region),
-            nothing_over=nothing_over_board(self.grid, region), ring_changed=ring_changed,
-            region_share=region_share(self.grid, region), noise=noise,
+            nothing_over=nothing_over_board(self.grid, region), ring_changed=foreign.ring_changed,
+            region_share=region_share(self.grid, region), noise=foreign.noise,
             levels=np.column_stack([brightness(features.ring), brightness(features.centre)]),
             flat=features.look_flat(), unevenness=features.unevenness(prototypes.paint),
             ring_clipped=features.ring_clipped, centre_clipped=features.centre_clipped,
