@@ -191,7 +191,8 @@ def test_an_empty_dimple_in_view_is_read_empty_whatever_the_trust_network_doubts
     reader = BoardReader(profile, reference, doubting)
     reading = reader.read(frame)
     assert reading.evidence is not None
-    in_view = reader._empty_in_view(reading.evidence)
+    nowhere = np.zeros(len(reading.holes), bool)  # no hole taken for its empty neighbours' look
+    in_view = reader._empty_in_view(reading.evidence, nowhere)
     ids = list(reading.holes)
     assert in_view.sum() > len(ids) // 2
     for index in np.flatnonzero(in_view):
@@ -216,7 +217,8 @@ def test_an_empty_dimple_in_a_shadow_is_read_empty_whatever_the_trust_network_do
     evidence = reading.evidence
     assert evidence is not None
     ids = list(reading.holes)
-    shaded = reader._empty_in_view(evidence) & (evidence.disc_match < UNCHANGED_DISC)
+    nowhere = np.zeros(len(reading.holes), bool)  # the next test's rule: off
+    shaded = reader._empty_in_view(evidence, nowhere) & (evidence.disc_match < UNCHANGED_DISC)
     assert shaded.any()
     for index in np.flatnonzero(shaded):
         assert reading.holes[ids[index]] is None and later[ids[index]] is None
@@ -226,6 +228,55 @@ def test_an_empty_dimple_in_a_shadow_is_read_empty_whatever_the_trust_network_do
     monkeypatch.setattr(board_reader, "SHADED_EMPTY_MARGIN", np.inf)
     doubted = BoardReader(profile, reference, doubting).read(frame)
     assert all(doubted.holes[ids[index]] == "?" for index in np.flatnonzero(shaded))
+
+
+def test_an_empty_dimple_that_looks_like_the_empty_holes_around_is_read_empty(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hole empty in the reference, read empty by `SHADED_EMPTY_MARGIN`, its disc matching
+    `SHADED_DISC`, that lies farther from the reference's empty class than
+    `SHADED_EMPTY_DISTANCE` but looks like the holes around it that are clearly empty in this
+    frame (`LIKE_EMPTY_NEIGHBOURS`) is an empty dimple in changed light (path-traced 0457: a lamp
+    switched on changed a whole stretch of track alike). Here the empty-class distance is taken
+    away (`SHADED_EMPTY_DISTANCE` below zero), so only the neighbours' look reads such holes, in
+    a frame lit lower than the reference, half in a shadow, with hands over the board: none of
+    them holds a marble."""
+    monkeypatch.setattr(board_reader, "SHADED_EMPTY_DISTANCE", -np.inf)
+    profile, reference, later, _, doubting = _hands_and_a_doubting_trust("brandi-6", 6)
+    # The lamp lower than in the reference and a shadow over half of the board.
+    light = RenderConditions(light_elevation_deg=30.0, shadow_depth=0.6, hands=2)
+    frame = render(profile, later, light, seed=6).image
+    reader = BoardReader(profile, reference, doubting)
+    reading = reader.read(frame)
+    evidence = reading.evidence
+    assert evidence is not None
+    assert reader.prototypes is not None
+    ids = list(reading.holes)
+    empty_residual = reader.prototypes.scaled_residuals(reading.features)[0]
+    neighbours_look = reader._like_empty_neighbours(evidence, empty_residual)
+    nowhere = np.zeros(len(ids), bool)
+    like_empty = (reader._empty_in_view(evidence, neighbours_look)
+                  & ~reader._empty_in_view(evidence, nowhere))
+    assert like_empty.any()
+    for index in np.flatnonzero(like_empty):
+        assert later[ids[index]] is None
+        assert reading.holes[ids[index]] is None
+
+
+def test_a_holes_distance_to_its_neighbours_look_counts_only_the_chosen_holes_nearby() -> None:
+    """`_distance_to_neighbours`: the median look of the nearest chosen holes within
+    `EMPTY_NEIGHBOUR_MM`, the hole itself left out; too few of them: infinitely far."""
+    x = np.array([0.0, 25.0, 50.0, 75.0, 100.0, 125.0, 400.0])  # a row of holes, one far off
+    apart = np.abs(x[:, None] - x[None])
+    residual = np.zeros((len(x), 4))
+    residual[3] = [3.0, 4.0, 0.0, 0.0]  # unlike the others by 5
+    residual[6] = [1.0, 0.0, 0.0, 0.0]
+    chosen = np.array([True, True, True, False, True, True, True])
+    distance = board_reader._distance_to_neighbours(residual, chosen, apart)
+    assert distance[3] == pytest.approx(5.0)  # its chosen neighbours 1, 2, 4, 5 look alike
+    assert distance[2] == pytest.approx(0.0)  # hole 3 is not chosen: it does not count
+    assert np.isinf(distance[6])  # nothing chosen within reach
+    few = board_reader._distance_to_neighbours(residual, np.eye(len(x), dtype=bool)[1], apart)
+    assert np.isinf(few).all()  # one chosen hole is too few for anyone
 
 
 def test_a_strong_dimple_whose_pattern_inverted_no_longer_reads_empty() -> None:

@@ -170,6 +170,19 @@ CLEAR_EMPTY_MARGIN = 8.0
 SHADED_EMPTY_MARGIN = 15.0
 SHADED_EMPTY_DISTANCE = 2.5
 SHADED_DISC = 0.3
+# ... or one farther from the reference's empty class that looks, within this scaled distance,
+# like its `EMPTY_NEIGHBOURS` nearest holes (within `EMPTY_NEIGHBOUR_MM`, at least
+# `LEAST_EMPTY_NEIGHBOURS` of them) that were empty in the reference and are read empty now by
+# `CLEAR_EMPTY_MARGIN`: the frame's own empty look, where a lamp switched on or moved since the
+# reference changed every dimple around alike (path-traced 0457, 0662: 0.14-0.49). Marbles under
+# hands that the networks rank empty by `SHADED_EMPTY_MARGIN` and whose disc matches
+# `SHADED_DISC` lay at 1.44 or more (compositing seeds 2024 and 2025, 1 200 cases); those that
+# lay closer had lost their disc's pattern (0.14 or less: fingers over a marble among covered
+# holes the networks also read empty).
+LIKE_EMPTY_NEIGHBOURS = 0.8
+EMPTY_NEIGHBOURS = 4
+EMPTY_NEIGHBOUR_MM = 60.0
+LEAST_EMPTY_NEIGHBOURS = 3
 
 # Without a reference frame: how each marble typically looks against the plain board around
 # it (the colour features below: log B, G, R ratio and unevenness), measured with this reader
@@ -485,6 +498,7 @@ class BoardReader:
         centres = np.array([(hole.x, hole.y) for hole in profile.holes])
         apart = np.linalg.norm(centres[:, None] - centres[None], axis=2)
         self._neighbours = apart <= DOUBT_REACH_MM
+        self._apart = apart
         self._adjacent = (apart <= ADJACENT_MM) & (apart > 0)
         self._kinds = np.array([[h.kind == kind for kind in ("track", "home", "kennel")]
                                 for h in profile.holes])
@@ -581,27 +595,42 @@ class BoardReader:
                                    evidence.disc_match < UNCHANGED_DISC,
                                    left_empty > LEFT_EMPTY_DISTANCE))
 
-    def _empty_in_view(self, evidence: HoleEvidence) -> np.ndarray:
+    def _empty_in_view(self, evidence: HoleEvidence, like_empty: np.ndarray) -> np.ndarray:
         """(N,) holes empty in the reference and read empty, either by `CLEAR_EMPTY_MARGIN`
         over every other class with the disc still showing the reference's pattern
-        (`UNCHANGED_DISC`), or in a shadow: by `SHADED_EMPTY_MARGIN`, within
-        `SHADED_EMPTY_DISTANCE` of the empty class, the disc matching `SHADED_DISC`."""
+        (`UNCHANGED_DISC`), or in a shadow or changed light: by `SHADED_EMPTY_MARGIN`, the disc
+        matching `SHADED_DISC`, within `SHADED_EMPTY_DISTANCE` of the empty class or looking
+        like the empty holes around (``like_empty`` (N,), `_like_empty_neighbours`)."""
         margin = evidence.margin
         in_view = (margin >= CLEAR_EMPTY_MARGIN) & (evidence.disc_match >= UNCHANGED_DISC)
         shaded = ((margin >= SHADED_EMPTY_MARGIN)
-                  & (evidence.distance[0] <= SHADED_EMPTY_DISTANCE)
+                  & ((evidence.distance[0] <= SHADED_EMPTY_DISTANCE) | like_empty)
                   & (evidence.disc_match >= SHADED_DISC))
         return np.asarray((evidence.best == 0) & (self._start_classes == 0)
                           & (in_view | shaded))
 
-    def _strange_empty_in_region(self, evidence: HoleEvidence) -> np.ndarray:
+    def _like_empty_neighbours(self, evidence: HoleEvidence,
+                               empty_residual: np.ndarray) -> np.ndarray:
+        """(N,) holes within `LIKE_EMPTY_NEIGHBOURS` of the look of the holes around them that
+        were empty in the reference and are read empty by `CLEAR_EMPTY_MARGIN`
+        (``empty_residual`` (N, F): every hole's scaled residual from the empty class)."""
+        clearly_empty = ((evidence.best == 0) & (self._start_classes == 0)
+                         & (evidence.margin >= CLEAR_EMPTY_MARGIN))
+        return np.asarray(_distance_to_neighbours(empty_residual, clearly_empty, self._apart)
+                          <= LIKE_EMPTY_NEIGHBOURS)
+
+    def _strange_empty_in_region(self, evidence: HoleEvidence,
+                                 like_empty: np.ndarray) -> np.ndarray:
         """(N,) holes inside a foreign region, empty in the reference and read empty, that
         look like neither an empty hole (`IN_REGION_EMPTY_DISTANCE`) nor their own reference
-        (`UNCHANGED_DISC`): something is over them, which may hide a marble."""
+        (`UNCHANGED_DISC`) nor, in changed light, the empty holes around (``like_empty``, as
+        `_empty_in_view` takes it): something is over them, which may hide a marble."""
         read_empty = evidence.best == 0
+        changed_light = (like_empty & (evidence.margin >= SHADED_EMPTY_MARGIN)
+                         & (evidence.disc_match >= SHADED_DISC))
         return np.asarray(read_empty & (self._start_classes == 0) & (evidence.reach <= 0)
                           & (evidence.distance[0] > IN_REGION_EMPTY_DISTANCE)
-                          & (evidence.disc_match < UNCHANGED_DISC))
+                          & (evidence.disc_match < UNCHANGED_DISC) & ~changed_light)
 
     def _emptied_unchanged_by_hand(self, evidence: HoleEvidence) -> np.ndarray:
         """(N,) holes full in the reference, read empty, within `TOUCH_REACH_MM` of a foreign
@@ -659,13 +688,14 @@ class BoardReader:
                 scores, self._ruled_out(features, prototypes, pairs, noise=foreign.noise))
             evidence = self._evidence(features, prototypes, distance, scores, patterns,
                                       foreign)
+            like_empty = self._like_empty_neighbours(evidence, residual[0])
             hidden = (blind_at_region(evidence) | flat_empty(evidence)
-                      | self._strange_empty_in_region(evidence)
+                      | self._strange_empty_in_region(evidence, like_empty)
                       | self._emptied_unchanged_by_hand(evidence)
                       | self._emptied_unlike_empty(evidence))
             if self.learned.trust is not None:
                 doubt = self.learned.trust.threshold - self.learned.trust.logits(evidence.matrix())
-                hidden |= (doubt > 0) & ~self._empty_in_view(evidence)
+                hidden |= (doubt > 0) & ~self._empty_in_view(evidence, like_empty)
                 bare = prototypes.bare_dimple_distance(features)
                 clearly_doubted = (hidden & (doubt >= EMPTIED_DOUBT)
                                    & self._hidden_if_emptied(evidence, bare))
@@ -886,6 +916,23 @@ def reference_warnings(blind: Sequence[int], colours: Mapping[int, str],
     if share >= BLIND_BOARD_SHARE:
         warnings.append(board_overexposed(share))
     return tuple(warnings)
+
+
+def _distance_to_neighbours(residual: np.ndarray, chosen: np.ndarray,
+                            apart: np.ndarray) -> np.ndarray:
+    """(N,) how far each hole's ``residual`` (N, F) lies from the median of its
+    `EMPTY_NEIGHBOURS` nearest ``chosen`` (N,) holes within `EMPTY_NEIGHBOUR_MM` (``apart``
+    (N, N) mm), itself not counted; infinite with fewer than `LEAST_EMPTY_NEIGHBOURS`."""
+    reach = np.where(chosen[None, :] & (apart > 0) & (apart <= EMPTY_NEIGHBOUR_MM), apart,
+                     np.inf)
+    nearest = np.argsort(reach, axis=1)[:, :EMPTY_NEIGHBOURS]
+    found = np.isfinite(np.take_along_axis(reach, nearest, axis=1))
+    around = np.where(found[:, :, None], residual[nearest], np.nan)
+    enough = found.sum(axis=1) >= LEAST_EMPTY_NEIGHBOURS
+    with np.errstate(invalid="ignore"):
+        typical = np.nanmedian(np.where(enough[:, None, None], around, 0.0), axis=1)
+    distance = np.sqrt(((residual - typical) ** 2).sum(axis=1))
+    return np.asarray(np.where(enough, distance, np.inf))
 
 
 def flat_empty(evidence: HoleEvidence) -> np.ndarray:
