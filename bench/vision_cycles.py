@@ -11,7 +11,7 @@ accuracy over the holes no hand or object hides, boards fully correct (also when
 only touches may be "?"), holes under a hand or object read as a definite wrong value, and
 locate + read milliseconds per game frame on one core; and the `"?"` precision (holes said "?"
 that a hand or object touches) and recall (holes under one said "?"), and the same for the
-board's `occluded` flag, and how far the reader's fit of the reference (`Locator.locate`, and
+board's `occluded` flag (owed where a hand or object covers any part of a hole), and how far the reader's fit of the reference (`Locator.locate`, and
 `Locator.refine` where a marker is missing) puts the holes from where the renderer's true
 homography does (per case the worst hole). `--breakdown` adds the figures by condition (board,
 material, shuffled seat colours, hands, objects, lamps changed, window, LEDs, resolution). `--reader
@@ -121,15 +121,17 @@ class Tally:
         self.boards += 1
         self.boards_correct += all_right
         self.boards_edges += edges_right
-        hidden = bool(occluded)
-        key = ("tp" if hidden else "fp") if reading.occluded else ("fn" if hidden else None)
+        # The flag is owed wherever a hand or object covers any part of a hole (as in
+        # `bench/vision.py`), not only where it hides a tenth of one.
+        owed = bool(truth["touched"])
+        key = ("tp" if owed else "fp") if reading.occluded else ("fn" if owed else None)
         if key:
             self.flag[key] += 1
         if key == "fp":
             hands = len(truth["case"]["hands"])
             things = [f"{hands} hand" + "s" * (hands > 1)] if hands else []
             things += [thing["kind"] for thing in truth["case"]["things"]]
-            self.errors.append(f"{name}: occluded with no hole hidden"
+            self.errors.append(f"{name}: occluded with nothing over a hole"
                                + (f" ({', '.join(things)} in the picture)" if things else ""))
         elif key == "fn":
             self.errors.append(f"{name}: occluded missed")
@@ -239,8 +241,8 @@ def report(tally: Tally, frames: Path, breakdown: bool, show_errors: int) -> Non
           f"{ratio(tally.hidden_unknown, tally.hidden)} of {tally.hidden}")
     flag = tally.flag
     print(f"'occluded' flag precision {ratio(flag['tp'], flag['tp'] + flag['fp'])}, recall "
-          f"{ratio(flag['tp'], flag['tp'] + flag['fn'])} (boards with a hidden hole: "
-          f"{flag['tp'] + flag['fn']})")
+          f"{ratio(flag['tp'], flag['tp'] + flag['fn'])} (boards with a hand or object over part "
+          f"of a hole: {flag['tp'] + flag['fn']})")
     if tally.ms:
         ms = np.array(tally.ms)
         print(f"locate + read ms per game frame (1 core, in a stream): median "
