@@ -2,29 +2,32 @@
 
     .venv/bin/python bench/vision_cycles.py [--frames var/cycles] [--breakdown]
         [--show-errors 10] [--reader naive] [--first N] [--below M] [--models DIR] [--lens-k1 K]
-        [--cover-marker ID] [--jpeg Q]
+        [--cover-marker ID] [--jpeg Q] [--blur SIGMA] [--jitter SEED]
 
-For every finished case in the folder: `BoardReader(profile, start frame)` (what
-`dog-companion vision read GAME --board B --reference START` runs) reads the start frame once
-(as in a stream) and then the game frame. Prints the figures of `bench/vision.py`: per-hole
-accuracy over the holes no hand or object hides, boards fully correct (also when holes a hand
-only touches may be "?"), holes under a hand or object read as a definite wrong value, and
-locate + read milliseconds per game frame on one core; and the `"?"` precision (holes said "?"
-that a hand or object touches) and recall (holes under one said "?"), and the same for the
-board's `occluded` flag (owed where a hand or object covers any part of a hole), and how far the reader's fit of the reference (`Locator.locate`, and
-`Locator.refine` where a marker is missing) puts the holes from where the renderer's true
-homography does (per case the worst hole). `--breakdown` adds the figures by condition (board,
-material, shuffled seat colours, hands, objects, lamps changed, window, LEDs, resolution). `--reader
-naive` reads with the baseline of `bench/naive_reader.py` instead. `--first N` reads only the
-cases from number N on (those rendered after the reader was last tuned: held out), `--below M`
-only those numbered below M. `--lens-k1 K` bends both frames of every case through a lens of
-radial distortion K (`vision.lens`; the rendered, developed 8-bit frames, so their noise and
-JPEG blocks are bent too). `--cover-marker ID` paints a skin-coloured patch over that marker in
-both frames (as a hand on it would), so that the reader fits the board through the other three
-and sharpens that fit on the holes (`Locator.refine`). `--jpeg Q` reads both frames as a JPEG
-of quality Q decodes (an MJPEG camera, a photo saved as JPEG). `--models DIR` reads with networks
-`vision.reader.train --out DIR` wrote instead of the shipped ones (a fold of path-traced cases
-its `--cycles-leave-out` kept out of training: `--first` and `--below` read just that fold).
+For every finished case in the folder: `BoardReader(profile, start frame)` (what `dog-companion
+vision read GAME --board B --reference START` runs) reads the start frame once (as in a stream) and
+then the game frame. Prints the figures of `bench/vision.py`: per-hole accuracy over the holes no
+hand or object hides, boards fully correct (also when holes a hand only touches may be "?"), holes
+under a hand or object read as a definite wrong value, and locate + read milliseconds per game
+frame on one core; and the `"?"` precision (holes said "?" that a hand or object touches) and
+recall (holes under one said "?"), and the same for the board's `occluded` flag (owed where a hand
+or object covers any part of a hole), and how far the reader's fit of the reference
+(`Locator.locate`, and `Locator.refine` where a marker is missing) puts the holes from where the
+renderer's true homography does (per case the worst hole). `--breakdown` adds the figures by
+condition (board, material, shuffled seat colours, hands, objects, lamps changed, window, LEDs,
+resolution). `--reader naive` reads with the baseline of `bench/naive_reader.py` instead. `--first
+N` reads only the cases from number N on (those rendered after the reader was last tuned: held
+out), `--below M` only those numbered below M. `--lens-k1 K` bends both frames of every case
+through a lens of radial distortion K (`vision.lens`; the rendered, developed 8-bit frames, so
+their noise and JPEG blocks are bent too). `--cover-marker ID` paints a skin-coloured patch over
+that marker in both frames (as a hand on it would), so that the reader fits the board through the
+other three and sharpens that fit on the holes (`Locator.refine`). `--jpeg Q` reads both frames as
+a JPEG of quality Q decodes (an MJPEG camera, a photo saved as JPEG). `--blur SIGMA` blurs both
+frames (Gaussian, px: a camera out of focus). `--jitter SEED` reads every case as another camera
+takes it (`vision.render.jitter`: blur, the game frame's exposure, tone and white balance off the
+reference's, noise, JPEG), drawn per case from SEED. `--models DIR` reads with networks
+`vision.reader.train --out DIR` wrote instead of the shipped ones (a fold of path-traced cases its
+`--cycles-leave-out` kept out of training: `--first` and `--below` read just that fold).
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ from hw import BoardProfile, load_profile
 from vision.lens import Lens
 from vision.locate import marker_corners_mm
 from vision.reader.board_reader import BoardReader, Learned
+from vision.render.jitter import jittered
 
 KINDS = ("false ?", "empty>col", "col>empty", "col>col")
 
@@ -160,12 +164,13 @@ def ratio(part: int, whole: int) -> str:
 def evaluate(frames: Path, naive: bool = False, first: int = 0,
              models: Path | None = None, below: int = 10_000,
              lens_k1: float = 0.0, covered: int | None = None,
-             jpeg: int | None = None) -> tuple[Tally, int]:
+             jpeg: int | None = None, blur: float = 0.0,
+             jitter: int | None = None) -> tuple[Tally, int]:
     """Read every finished case in `frames` numbered from `first` to below `below` (with the
     naive reader if `naive`, with the networks in `models` if given, both frames bent by a lens
     of distortion `lens_k1` if not 0, marker `covered` painted over in both if given, both
-    frames JPEG-compressed at quality `jpeg` if given); returns the tally and the number of
-    cases."""
+    frames JPEG-compressed at quality `jpeg` if given, blurred by `blur` px, through a camera
+    drawn from `jitter` if given); returns the tally and the number of cases."""
     learned = Learned.load(models) if models else None
     cv2.setNumThreads(1)
     tally = Tally()
@@ -184,6 +189,10 @@ def evaluate(frames: Path, naive: bool = False, first: int = 0,
             start, game = (cover_marker(frame, profile, truth, covered) for frame in (start, game))
         if jpeg is not None:
             start, game = (compressed(frame, jpeg) for frame in (start, game))
+        if blur:
+            start, game = (cv2.GaussianBlur(frame, (0, 0), blur) for frame in (start, game))
+        if jitter is not None:
+            start, game = jittered(start, game, np.random.default_rng([jitter, int(name)]))
         tally.cases += 1
         try:
             reader = NaiveReader(profile, start) if naive else BoardReader(profile, start, learned)
@@ -280,12 +289,17 @@ def main() -> int:
                         help="paint over this marker in both frames of every case")
     parser.add_argument("--jpeg", type=int, metavar="Q",
                         help="compress both frames of every case as JPEG of quality Q")
+    parser.add_argument("--blur", type=float, default=0.0, metavar="SIGMA",
+                        help="blur both frames of every case (Gaussian sigma, px)")
+    parser.add_argument("--jitter", type=int, metavar="SEED",
+                        help="read every case as a camera drawn from SEED takes it "
+                        "(vision.render.jitter)")
     args = parser.parse_args()
     if not args.frames.is_dir():
         print(f"--frames: {args.frames} is not a folder", file=sys.stderr)
         return 2
     tally, _ = evaluate(args.frames, args.reader == "naive", args.first, args.models, args.below,
-                        args.lens_k1, args.cover_marker, args.jpeg)
+                        args.lens_k1, args.cover_marker, args.jpeg, args.blur, args.jitter)
     report(tally, args.frames, args.breakdown, args.show_errors)
     return 0
 

@@ -5,7 +5,7 @@
         [--keep-match | --keep-trust]
         [--match-seeds 7 9 11] [--trust-seeds 3 7 1 2] [--calibration-seeds 13 14]
         [--cycles var/cycles [--cycles-below N] [--cycles-leave-out FIRST END]
-         [--cycles-weight W]] [--fine-tune] [--out DIR]
+         [--cycles-weight W] [--cycles-jitter K]] [--fine-tune] [--out DIR]
 
 Renders benchmark-like cases (`vision.render.cases.draw_case`, as `bench/vision.py` draws
 them, a third with hands or cards) with seeds of their own (the benchmark uses 2024: keep them
@@ -36,11 +36,13 @@ Four fifths of the cases train, the other fifth says how well that went:
    steadier (it turns on the few wrong colours under hands a network lets pass).
 
 `--cycles DIR` adds the path-traced cases `bench/render_cycles.py` wrote to DIR (read as
-`bench/vision_cycles.py` reads them; `--seeds` with no seed: those alone), a fifth of them held
-out like the rendered ones, each learnt from `--cycles-weight` times; `--cycles-below` and
-`--cycles-leave-out` keep cases out for testing. `--fine-tune` trains on from the shipped
-networks' weights (a few passes at a small step) instead of from random
-ones. `bench/vision_renderers.py` uses these for the leave-one-renderer-out figures.
+`bench/vision_cycles.py` reads them; `--seeds` with no seed: those alone), a fifth of them held out
+like the rendered ones, each learnt from `--cycles-weight` times; `--cycles-below` and
+`--cycles-leave-out` keep cases out for testing. `--cycles-jitter K` also reads each of them K
+times as other cameras take it (`vision.render.jitter`: blur, exposure, tone, white balance, noise,
+JPEG); those readings count once each, and are held out with their case. `--fine-tune` trains on
+from the shipped networks' weights (a few passes at a small step) instead of from random ones.
+`bench/vision_renderers.py` uses these for the leave-one-renderer-out figures.
 
 `--keep-match` keeps the shipped match network and trains the trust network only;
 `--keep-trust` keeps the shipped trust network (and its threshold) and trains the match network
@@ -78,6 +80,7 @@ from vision.reader.hue import RULED_OUT_COST, without_ruled_out
 from vision.reader.network import MODELS, Network
 from vision.render import RenderConditions, render, start_occupancy
 from vision.render.cases import draw_case, shuffled_colours
+from vision.render.jitter import jittered
 
 Record = dict[str, Any]  # one case's raw reading and truth (`collect`)
 HIDDEN = (32, 32)
@@ -134,10 +137,12 @@ def collect(seed: int, cases: range, wide: bool = False, hands: bool = False,
     return records
 
 
-def collect_cycles(folder: Path, below: int, left_out: range = range(0)) -> list[Record]:
+def collect_cycles(folder: Path, below: int, left_out: range = range(0),
+                   jitter: int = 0) -> list[Record]:
     """`collect`'s records of the path-traced cases in `folder` (`bench/render_cycles.py`)
     numbered below `below` and not in `left_out`, each read as `bench/vision_cycles.py` reads
-    it (the start frame once, then the game frame); a record's seed is the draw's,
+    it (the start frame once, then the game frame), and `jitter` times more through cameras
+    `vision.render.jitter` draws (``jittered`` True); a record's seed is the draw's,
     ``renderer`` says "cycles"."""
     cv2.setNumThreads(1)
     profiles: dict[str, Any] = {}
@@ -151,23 +156,27 @@ def collect_cycles(folder: Path, below: int, left_out: range = range(0)) -> list
         game = cv2.imread(str(folder / f"{path.stem}-game.png"))
         if start is None or game is None:
             continue  # a case still being written
-        try:
-            reader = BoardReader(profile, start, Learned(None, None))
-            reader.read(start)
-            reading = reader.read(game)
-        except ValueError:
-            continue
-        assert reader.prototypes is not None
-        names = reader.prototypes.names
-        game_truth = truth["game"]
-        records.append({
-            "seed": truth["draw_seed"], "renderer": "cycles", "wide": False,
-            "case": truth["index"], "pairs": reading.pairs, "evidence": reading.evidence,
-            "census": reader.census,
-            "truth": np.array([names.index(game_truth[h]) if game_truth[h] in names else -1
-                               for h in reader.ids]),
-            "under": np.array([h in truth["occluded"] for h in reader.ids]),
-            "cover": np.array([truth["cover"].get(h, 0.0) for h in reader.ids])})
+        cameras = [(start, game)] + [
+            jittered(start, game, np.random.default_rng([truth["index"], copy]))
+            for copy in range(jitter)]
+        for copy, (reference, frame) in enumerate(cameras):
+            try:
+                reader = BoardReader(profile, reference, Learned(None, None))
+                reader.read(reference)
+                reading = reader.read(frame)
+            except ValueError:
+                continue
+            assert reader.prototypes is not None
+            names = reader.prototypes.names
+            game_truth = truth["game"]
+            records.append({
+                "seed": truth["draw_seed"], "renderer": "cycles", "wide": False,
+                "case": truth["index"], "jittered": copy > 0, "pairs": reading.pairs,
+                "evidence": reading.evidence, "census": reader.census,
+                "truth": np.array([names.index(game_truth[h]) if game_truth[h] in names
+                                   else -1 for h in reader.ids]),
+                "under": np.array([h in truth["occluded"] for h in reader.ids]),
+                "cover": np.array([truth["cover"].get(h, 0.0) for h in reader.ids])})
     return records
 
 
@@ -337,6 +346,9 @@ def main() -> int:
     parser.add_argument("--cycles-leave-out", type=int, nargs=2, metavar=("FIRST", "END"),
                         help="nor the path-traced cases FIRST to END-1 (a fold to test on: "
                              "bench/vision_cycles.py --first FIRST --below END)")
+    parser.add_argument("--cycles-jitter", type=int, default=0, metavar="K",
+                        help="also read each path-traced case K times as other cameras take "
+                             "it (vision.render.jitter)")
     parser.add_argument("--cycles-weight", type=int, default=1, metavar="W",
                         help="each path-traced case learnt from counts W times")
     parser.add_argument("--wide-drift", type=int, nargs="*", default=[9], metavar="SEED",
@@ -387,7 +399,7 @@ def main() -> int:
     records = [r for r in records if r["seed"] in seeds_read]
     if args.cycles:
         records += collect_cycles(args.cycles, args.cycles_below,
-                                  range(*args.cycles_leave_out or (0, 0)))
+                                  range(*args.cycles_leave_out or (0, 0)), args.cycles_jitter)
     if not records:
         parser.error("no cases to learn from: name --seeds or --cycles")
     records.sort(key=lambda r: (r.get("renderer", "own"), r["seed"], r["case"]))
@@ -396,7 +408,8 @@ def main() -> int:
     learning: list[Record] = []
     for record in records:
         held = record["case"] % 5 == 0 or record["seed"] in calibrating
-        copies = args.cycles_weight if record.get("renderer") == "cycles" else 1
+        plain_cycles = record.get("renderer") == "cycles" and not record.get("jittered")
+        copies = args.cycles_weight if plain_cycles else 1
         (held_out if held else learning).extend([record] if held else [record] * copies)
     print(f"{len(records)} cases read ({len(learning)} to learn from, {len(held_out)} held out)"
           + (f"; each path-traced case learnt {args.cycles_weight} times"
