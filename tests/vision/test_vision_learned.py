@@ -163,6 +163,17 @@ def test_path_traced_cases_read_as_training_records(tmp_path, brandi4):
     assert train.collect_cycles(tmp_path, below=5) == []
 
 
+def test_each_path_traced_case_is_read_again_through_other_cameras(tmp_path, brandi4):
+    """`--cycles-jitter K`: the plain reading and K more through drawn cameras, all with the
+    case's truth (held out or learnt from together), each camera its own."""
+    write_path_traced_case(tmp_path, brandi4, 5)
+    plain, *others = train.collect_cycles(tmp_path, below=6, jitter=2)
+    assert len(others) == 2 and not plain["jittered"] and all(r["jittered"] for r in others)
+    assert all(r["case"] == 5 and np.array_equal(r["truth"], plain["truth"]) for r in others)
+    looks = [r["evidence"].centre_delta for r in (plain, *others)]
+    assert not np.allclose(looks[1], looks[0]) and not np.allclose(looks[2], looks[1])
+
+
 @pytest.mark.slow
 def test_fine_tuning_on_path_traced_cases_only(tmp_path, brandi4):
     for index in (0, 1):  # case 0 is held out, case 1 learnt from

@@ -174,8 +174,8 @@ SHADED_DISC = 0.3
 # like its `EMPTY_NEIGHBOURS` nearest holes (within `EMPTY_NEIGHBOUR_MM`, at least
 # `LEAST_EMPTY_NEIGHBOURS` of them) that were empty in the reference and are read empty now by
 # `CLEAR_EMPTY_MARGIN`: the frame's own empty look, where a lamp switched on or moved since the
-# reference changed every dimple around alike (path-traced 0457, 0662: 0.14-0.49). Marbles under
-# hands that the networks rank empty by `SHADED_EMPTY_MARGIN` and whose disc matches
+# reference changed every dimple around alike (path-traced 0438, 0457, 0662: 0.14-0.49).
+# Marbles under hands that the networks rank empty by `SHADED_EMPTY_MARGIN` and whose disc matches
 # `SHADED_DISC` lay at 1.44 or more (compositing seeds 2024 and 2025, 1 200 cases); those that
 # lay closer had lost their disc's pattern (0.14 or less: fingers over a marble among covered
 # holes the networks also read empty).
