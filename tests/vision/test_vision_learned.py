@@ -92,6 +92,7 @@ def test_training_runs_end_to_end_and_writes_loadable_networks(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "held out, trust seed 9: threshold" in result.stdout
     assert f"seed 9 read and kept in {tmp_path / 'data.pkl'}" in result.stdout
+    assert not (tmp_path / "data.pkl.partial").exists()  # written whole, then put in place
     matcher = Network.load(tmp_path / "both" / "hole_match.npz", match.INPUTS)
     assert matcher.layers[0][0].shape[1] == 64  # two of 32 units side by side
     Network.load(tmp_path / "both" / "hole_trust.npz", trust.INPUTS)

@@ -180,6 +180,14 @@ def collect_cycles(folder: Path, below: int, left_out: range = range(0),
     return records
 
 
+def _keep(records: list[Record], path: Path) -> None:
+    """Write the readings to `path` whole or not at all (a run stopped while writing leaves
+    the seeds kept before)."""
+    partial = path.with_name(path.name + ".partial")
+    partial.write_bytes(pickle.dumps(records, protocol=5))
+    os.replace(partial, path)
+
+
 def ruled_out_of(evidence: trust.HoleEvidence) -> np.ndarray:
     """(C, N) the classes the reader's hue and changed-hole checks ruled out at each hole of a
     raw reading (`BoardReader._ruled_out`), recovered from its evidence: a raw reading's scores
@@ -394,7 +402,7 @@ def main() -> int:
             for done, part in enumerate(pool.map(collect, *zip(*jobs, strict=True)), 1):
                 records += part
                 if args.data and done % args.jobs == 0:  # a seed is complete: keep it
-                    args.data.write_bytes(pickle.dumps(records, protocol=5))
+                    _keep(records, args.data)
                     print(f"seed {jobs[done - 1][0]} read and kept in {args.data}", flush=True)
     records = [r for r in records if r["seed"] in seeds_read]
     if args.cycles:
