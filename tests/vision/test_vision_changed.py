@@ -252,9 +252,9 @@ def test_an_empty_dimple_that_looks_like_the_empty_holes_around_is_read_empty(
     assert reader.prototypes is not None
     ids = list(reading.holes)
     empty_residual = reader.prototypes.scaled_residuals(reading.features)[0]
-    neighbours_look = reader._like_empty_neighbours(evidence, empty_residual)
+    changed_light = reader._in_changed_light(evidence, empty_residual)
     nowhere = np.zeros(len(ids), bool)
-    like_empty = (reader._empty_in_view(evidence, neighbours_look)
+    like_empty = (reader._empty_in_view(evidence, changed_light)
                   & ~reader._empty_in_view(evidence, nowhere))
     assert like_empty.any()
     for index in np.flatnonzero(like_empty):

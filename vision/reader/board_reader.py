@@ -595,42 +595,44 @@ class BoardReader:
                                    evidence.disc_match < UNCHANGED_DISC,
                                    left_empty > LEFT_EMPTY_DISTANCE))
 
-    def _empty_in_view(self, evidence: HoleEvidence, like_empty: np.ndarray) -> np.ndarray:
+    def _empty_in_view(self, evidence: HoleEvidence, in_changed_light: np.ndarray) -> np.ndarray:
         """(N,) holes empty in the reference and read empty, either by `CLEAR_EMPTY_MARGIN`
         over every other class with the disc still showing the reference's pattern
-        (`UNCHANGED_DISC`), or in a shadow or changed light: by `SHADED_EMPTY_MARGIN`, the disc
-        matching `SHADED_DISC`, within `SHADED_EMPTY_DISTANCE` of the empty class or looking
-        like the empty holes around (``like_empty`` (N,), `_like_empty_neighbours`)."""
+        (`UNCHANGED_DISC`), or in a shadow: by `SHADED_EMPTY_MARGIN`, within
+        `SHADED_EMPTY_DISTANCE` of the empty class, the disc matching `SHADED_DISC`; or empty
+        dimples in changed light (``in_changed_light`` (N,), `_in_changed_light`)."""
         margin = evidence.margin
         in_view = (margin >= CLEAR_EMPTY_MARGIN) & (evidence.disc_match >= UNCHANGED_DISC)
         shaded = ((margin >= SHADED_EMPTY_MARGIN)
-                  & ((evidence.distance[0] <= SHADED_EMPTY_DISTANCE) | like_empty)
+                  & (evidence.distance[0] <= SHADED_EMPTY_DISTANCE)
                   & (evidence.disc_match >= SHADED_DISC))
         return np.asarray((evidence.best == 0) & (self._start_classes == 0)
-                          & (in_view | shaded))
+                          & (in_view | shaded | in_changed_light))
 
-    def _like_empty_neighbours(self, evidence: HoleEvidence,
-                               empty_residual: np.ndarray) -> np.ndarray:
-        """(N,) holes within `LIKE_EMPTY_NEIGHBOURS` of the look of the holes around them that
-        were empty in the reference and are read empty by `CLEAR_EMPTY_MARGIN`
+    def _in_changed_light(self, evidence: HoleEvidence,
+                          empty_residual: np.ndarray) -> np.ndarray:
+        """(N,) empty dimples in changed light: read empty by `SHADED_EMPTY_MARGIN`, the disc
+        matching `SHADED_DISC`, within `LIKE_EMPTY_NEIGHBOURS` of the look of the holes around
+        them that were empty in the reference and are read empty by `CLEAR_EMPTY_MARGIN`
         (``empty_residual`` (N, F): every hole's scaled residual from the empty class)."""
-        clearly_empty = ((evidence.best == 0) & (self._start_classes == 0)
-                         & (evidence.margin >= CLEAR_EMPTY_MARGIN))
-        return np.asarray(_distance_to_neighbours(empty_residual, clearly_empty, self._apart)
-                          <= LIKE_EMPTY_NEIGHBOURS)
+        empty_before = (evidence.best == 0) & (self._start_classes == 0)
+        clearly_empty = empty_before & (evidence.margin >= CLEAR_EMPTY_MARGIN)
+        like_empty = (_distance_to_neighbours(empty_residual, clearly_empty, self._apart)
+                      <= LIKE_EMPTY_NEIGHBOURS)
+        return np.asarray(empty_before & like_empty & (evidence.margin >= SHADED_EMPTY_MARGIN)
+                          & (evidence.disc_match >= SHADED_DISC))
 
     def _strange_empty_in_region(self, evidence: HoleEvidence,
-                                 like_empty: np.ndarray) -> np.ndarray:
+                                 in_changed_light: np.ndarray) -> np.ndarray:
         """(N,) holes inside a foreign region, empty in the reference and read empty, that
         look like neither an empty hole (`IN_REGION_EMPTY_DISTANCE`) nor their own reference
-        (`UNCHANGED_DISC`) nor, in changed light, the empty holes around (``like_empty``, as
-        `_empty_in_view` takes it): something is over them, which may hide a marble."""
+        (`UNCHANGED_DISC`) nor, in changed light, the empty holes around
+        (``in_changed_light``, `_in_changed_light`): something is over them, which may hide a
+        marble."""
         read_empty = evidence.best == 0
-        changed_light = (like_empty & (evidence.margin >= SHADED_EMPTY_MARGIN)
-                         & (evidence.disc_match >= SHADED_DISC))
         return np.asarray(read_empty & (self._start_classes == 0) & (evidence.reach <= 0)
                           & (evidence.distance[0] > IN_REGION_EMPTY_DISTANCE)
-                          & (evidence.disc_match < UNCHANGED_DISC) & ~changed_light)
+                          & (evidence.disc_match < UNCHANGED_DISC) & ~in_changed_light)
 
     def _emptied_unchanged_by_hand(self, evidence: HoleEvidence) -> np.ndarray:
         """(N,) holes full in the reference, read empty, within `TOUCH_REACH_MM` of a foreign
@@ -688,14 +690,14 @@ class BoardReader:
                 scores, self._ruled_out(features, prototypes, pairs, noise=foreign.noise))
             evidence = self._evidence(features, prototypes, distance, scores, patterns,
                                       foreign)
-            like_empty = self._like_empty_neighbours(evidence, residual[0])
+            in_changed_light = self._in_changed_light(evidence, residual[0])
             hidden = (blind_at_region(evidence) | flat_empty(evidence)
-                      | self._strange_empty_in_region(evidence, like_empty)
+                      | self._strange_empty_in_region(evidence, in_changed_light)
                       | self._emptied_unchanged_by_hand(evidence)
                       | self._emptied_unlike_empty(evidence))
             if self.learned.trust is not None:
                 doubt = self.learned.trust.threshold - self.learned.trust.logits(evidence.matrix())
-                hidden |= (doubt > 0) & ~self._empty_in_view(evidence, like_empty)
+                hidden |= (doubt > 0) & ~self._empty_in_view(evidence, in_changed_light)
                 bare = prototypes.bare_dimple_distance(features)
                 clearly_doubted = (hidden & (doubt >= EMPTIED_DOUBT)
                                    & self._hidden_if_emptied(evidence, bare))
