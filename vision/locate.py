@@ -36,6 +36,13 @@ ENLARGE_MAX_SIDE_PX = 2048  # frames up to this size are searched enlarged as a 
 TRACKED_MIN_PERIMETER = 0.8  # least marker perimeter in a search window, per window side
 TRACKED_MIN_THRESHOLD_WINDOW = 13  # px: least adaptive threshold window in a search window
 TRACKING_THRESHOLD_WINDOW = 17  # px: the one threshold window where the last fit says a marker is
+# A marker the detector outlines but cannot decode (glare and blur wash out its bits) is taken
+# where the others put it: the undecoded outline whose corners each lie within this share of
+# the found markers' side of where the fit through them puts its corners ...
+COMPLETION_REACH = 0.8
+# ... if the fit through all of them errs at most this many px more than the fit without it
+# (the white paper's outline around a marker, which the reach lets through, errs 3 px more).
+COMPLETION_SLACK_PX = 1.0
 
 
 class LocateError(ValueError):
@@ -207,6 +214,12 @@ class Locator:
         # The rescue windows are wider: the same marker is a smaller share of them.
         self._rescuer = cv2.aruco.ArucoDetector(dictionary, _parameters(
             TRACKED_MIN_PERIMETER * (1 + 2 * SEARCH_MARGIN) / (1 + 2 * RESCUE_MARGIN)))
+        # The board's markers as one OpenCV board, and a detector to complete it with.
+        self._board = cv2.aruco.Board(
+            [np.column_stack([corners, np.zeros(4)]).astype(np.float32)
+             for corners in self._corners_mm.values()],
+            dictionary, np.array(list(self._corners_mm), np.int32))
+        self._completer = cv2.aruco.ArucoDetector(dictionary, _parameters())
         self.last_fit: BoardFit | None = None
 
     def locate(self, image: np.ndarray) -> BoardFit:
@@ -215,8 +228,10 @@ class Locator:
             image, self.last_fit, enough=FRESH_FIT_MARKERS)
         settled = (self.last_fit is not None and len(found) >= 2
                    and self._error(self.last_fit, found) <= AGREEMENT_PX)
+        outlines: list[np.ndarray] = []
         if len(found) < len(self._corners_mm) and not settled:
-            found = {**self._detect(_grey(image)), **found}
+            whole, outlines = self._detect_outlined(_grey(image))
+            found = {**whole, **found}
         if 2 <= len(found) < FRESH_FIT_MARKERS and not settled:
             rough = self._rough_fit(found)
             found = {**self._detect_tracked(image, rough, UPSCALE, RESCUE_MARGIN, self._rescuer),
@@ -233,7 +248,11 @@ class Locator:
             enlarged = self._detect(_enlarged(_grey(image)), UPSCALE)
             if not enlarged.keys() - found.keys():
                 raise
-            fit = self._fit({**enlarged, **found})
+            found = {**enlarged, **found}
+            fit = self._fit(found)
+        if not fit.reused and outlines and FRESH_FIT_MARKERS <= len(fit.markers) < len(
+                self._corners_mm):
+            fit = self._completed(_grey(image), fit, found, outlines)
         if not fit.reused:
             self.last_fit = fit
         return fit
@@ -340,6 +359,32 @@ class Locator:
         frame's own pixels)."""
         corners, ids, _ = self._detector.detectMarkers(grey)
         return self._keep_known(_shrunk_back(corners, upscale), ids, (0, 0))
+
+    def _detect_outlined(self, grey: np.ndarray) -> tuple[dict[int, np.ndarray],
+                                                          list[np.ndarray]]:
+        """The markers in a whole grey frame, and the square outlines the detector found but
+        could not decode (each (1, 4, 2) float32, pixels)."""
+        corners, ids, rejected = self._detector.detectMarkers(grey)
+        return self._keep_known(corners, ids, (0, 0)), list(rejected)
+
+    def _completed(self, grey: np.ndarray, fit: BoardFit, found: dict[int, np.ndarray],
+                   outlines: list[np.ndarray]) -> BoardFit:
+        """``fit`` through ``found``, or through those and the missing markers among the
+        undecoded ``outlines`` where the fit puts them (`COMPLETION_REACH`), if that fits
+        (`COMPLETION_SLACK_PX`; OpenCV's `refineDetectedMarkers`, its bits left unchecked)."""
+        ids = list(fit.markers)
+        side = float(np.median([np.linalg.norm(np.roll(found[i], -1, axis=0) - found[i], axis=1)
+                                for i in ids]))
+        self._completer.setRefineParameters(
+            cv2.aruco.RefineParameters(COMPLETION_REACH * side, -1.0, True))
+        corners, completed, _, _ = self._completer.refineDetectedMarkers(
+            grey, self._board, [found[i].reshape(1, 4, 2).astype(np.float32) for i in ids],
+            np.array(ids, np.int32).reshape(-1, 1), outlines)
+        more = self._keep_known(corners, completed, (0, 0))
+        if len(more) <= len(ids):
+            return fit
+        candidate = self._fit_markers(more)
+        return candidate if candidate.error_px <= fit.error_px + COMPLETION_SLACK_PX else fit
 
     def _rough_fit(self, found: dict[int, np.ndarray]) -> BoardFit:
         """Where two markers put the board, as a shift, turn and scale in the frame's pixels
