@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/vision.py [--cases 600] [--seed 2024] [--breakdown] [--cold] [--jobs N]
         [--empty-seats K] [--shuffle-colours] [--reader naive] [--models DIR] [--lens-k1 K]
-        [--path-traced DIR [--path-traced-first N]]
+        [--jitter SEED] [--path-traced DIR [--path-traced-first N]]
 
 Each case: a random realistic game position, a test frame under random conditions (a third with
 hands or cards over the board) and a reference frame of the start position under a related
@@ -25,6 +25,9 @@ its own, so every case is otherwise the one the same seed draws without the opti
 DIR` with the networks `vision.reader.train --out DIR` wrote instead of the shipped ones.
 `--lens-k1 K` takes both frames of every case through a lens of radial distortion K
 (`vision.lens`; a wide lens' barrel is about -0.1), the cases otherwise the same.
+`--jitter SEED` takes both frames of every case through another camera drawn per case from SEED
+(`vision.render.jitter`: more blur, the game frame's exposure, tone and white balance off the
+reference's, noise, JPEG), on top of the renderer's own.
 `--path-traced DIR` then reads the other renderer's draw too, the path-traced cases
 `bench/render_cycles.py` wrote to DIR (`--path-traced-first N`: those numbered N and later), with
 the same reader, networks and lens, and prints its figures (`bench/vision_cycles.py`) after
@@ -60,6 +63,7 @@ from hw import BoardProfile, load_profile
 from vision.reader.board_reader import BoardReader, Learned
 from vision.render import RenderConditions, random_conditions, render, start_occupancy
 from vision.render.cases import draw_case, shuffled_colours
+from vision.render.jitter import jittered
 
 KINDS = ("visible", "false ?", "empty>col", "col>empty", "col>col", "hidden", "hidden wrong")
 
@@ -138,18 +142,21 @@ def without(occupancy: dict[str, str | None], colours: set[str]) -> dict[str, st
 def run_case(profile: BoardProfile, test: RenderConditions, reference: RenderConditions,
              occupancy: dict[str, str | None], seed: int, tally: Tally, cold: bool,
              absent: set[str], colours: Sequence[str], naive: bool = False,
-             learned: Learned | None = None) -> None:
+             learned: Learned | None = None, jitter: int | None = None) -> None:
     occupancy = without(occupancy, absent)
     start = render(profile, without(start_occupancy(profile, colours), absent), reference,
                    seed=seed)
     frame = render(profile, occupancy, test, seed=seed + 1)
+    start_image, image = start.image, frame.image
+    if jitter is not None:
+        start_image, image = jittered(start_image, image, np.random.default_rng([jitter, seed]))
     try:
-        reader = (NaiveReader(profile, start.image) if naive else
-                  BoardReader(profile, start.image, learned))
+        reader = (NaiveReader(profile, start_image) if naive else
+                  BoardReader(profile, start_image, learned))
         if not cold:
-            reader.read(start.image)  # the frame before, as in a stream
+            reader.read(start_image)  # the frame before, as in a stream
         began = time.perf_counter()
-        reading = reader.read(frame.image)
+        reading = reader.read(image)
         tally.seconds.setdefault(profile.name, []).append(time.perf_counter() - began)
     except ValueError as error:
         tally.failures += 1
@@ -208,7 +215,7 @@ def run_case(profile: BoardProfile, test: RenderConditions, reference: RenderCon
 
 def run_cases(seed: int, cases: range, cold: bool = False, empty_seats: int = 0,
               shuffle: bool = False, naive: bool = False, models: Path | None = None,
-              lens_k1: float = 0.0) -> Tally:
+              lens_k1: float = 0.0, jitter: int | None = None) -> Tally:
     """Run some of the benchmark's cases (every case draws from its own generator)."""
     cv2.setNumThreads(1)
     profiles = [load_profile("brandi-4"), load_profile("brandi-6")]
@@ -227,7 +234,7 @@ def run_cases(seed: int, cases: range, cold: bool = False, empty_seats: int = 0,
         absent = {colours[int(seat)]
                   for seat in rng.choice(profile.seats, empty_seats, replace=False)}
         run_case(profile, test, reference, occupancy, case_seed, tally, cold, absent, colours,
-                 naive, learned)
+                 naive, learned, jitter)
     tally.bins = dict(tally.bins)  # picklable
     return tally
 
@@ -362,6 +369,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--lens-k1", type=float, default=0.0, metavar="K",
                         help="a lens of this radial distortion (vision.lens; -0.1: a strong "
                         "barrel) takes both frames of every case")
+    parser.add_argument("--jitter", type=int, metavar="SEED",
+                        help="another camera, drawn per case from SEED, takes both frames of "
+                        "every case (vision.render.jitter)")
     parser.add_argument("--drift-game", type=int, default=0, metavar="N",
                         help="instead: a game of N frames per board under drifting light, read "
                         "with the reference kept and with learning from accepted positions")
@@ -382,20 +392,22 @@ def main(argv: Sequence[str] | None = None) -> int:
                              [args.cold] * args.jobs, [args.empty_seats] * args.jobs,
                              [args.shuffle_colours] * args.jobs,
                              [args.reader == "naive"] * args.jobs, [args.models] * args.jobs,
-                             [args.lens_k1] * args.jobs)
+                             [args.lens_k1] * args.jobs, [args.jitter] * args.jobs)
             tally = Tally()
             for part in parts:
                 tally.merge(part)
     else:
         tally = run_cases(args.seed, range(args.cases), args.cold, args.empty_seats,
                           args.shuffle_colours, args.reader == "naive", args.models,
-                          args.lens_k1)
+                          args.lens_k1, args.jitter)
     ms = np.concatenate([[], *tally.seconds.values()]) * 1000
     print(f"cases {args.cases} (brandi-4 and brandi-6 alternating), seed {args.seed}, "
           f"seats nobody plays per case {args.empty_seats}"
           + (", seat colours shuffled in every third case" if args.shuffle_colours else "")
           + (", naive reader" if args.reader == "naive" else "")
-          + (f", lens distortion k1 {args.lens_k1}" if args.lens_k1 else ""))
+          + (f", lens distortion k1 {args.lens_k1}" if args.lens_k1 else "")
+          + (f", another camera per case (jitter seed {args.jitter})"
+             if args.jitter is not None else ""))
     print(f"per-hole accuracy (visible holes): {tally.correct / max(tally.holes, 1):.5%} "
           f"of {tally.holes}; visible holes reported '?': {tally.unknown_visible}")
     print(f"boards fully correct: {tally.boards_correct / max(tally.boards, 1):.2%} "
@@ -425,7 +437,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.path_traced:
         cycles, _ = vision_cycles.evaluate(args.path_traced, args.reader == "naive",
                                            args.path_traced_first, args.models,
-                                           lens_k1=args.lens_k1)
+                                           lens_k1=args.lens_k1, jitter=args.jitter)
         print()
         vision_cycles.report(cycles, args.path_traced, args.breakdown, args.show_errors)
     return 0

@@ -56,3 +56,22 @@ def test_blur_softens_the_frame() -> None:
         return float(cv2.Laplacian(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.CV_32F).var())
 
     assert detail(start) < 0.5 * detail(frame)
+
+
+def test_the_compositing_benchmark_reads_its_cases_through_another_camera(monkeypatch) -> None:
+    from tests.vision.test_vision_cycles import bench
+
+    benchmark = bench("vision")
+    taken = []
+
+    def recorded(start, game, rng):
+        taken.append((start, game))
+        return jittered(start, game, rng)
+
+    monkeypatch.setattr(benchmark, "jittered", recorded)
+    plain = benchmark.run_cases(2024, range(4, 5))
+    assert not taken
+    through = benchmark.run_cases(2024, range(4, 5), jitter=1)
+    assert len(taken) == 1 and taken[0][0].shape == taken[0][1].shape
+    assert plain.boards == through.boards == 1
+    assert through.holes == plain.holes  # the same case, the same holes in view
