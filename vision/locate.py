@@ -32,7 +32,9 @@ DIMPLE_TOLERANCE_PX = 1.5  # RANSAC: found holes farther than this from the fit 
 SEARCH_MARGIN = 0.6  # tracked search window: marker size in px times (1 + 2 * margin)
 UPSCALE = 2  # missing markers are looked for again in windows enlarged this much ...
 RESCUE_MARGIN = 2.5  # ... and wider, as two markers say only roughly where the others are
-ENLARGE_MAX_SIDE_PX = 2048  # frames up to this size are searched enlarged as a last resort
+ENLARGE_MAX_SIDE_PX = 2048  # frames up to this size are searched enlarged as a last resort,
+SHARPEN_SIGMA_PX = 1.5  # as they are and sharpened: less this blur of the frame, ...
+SHARPEN_AMOUNT = 1.0  # ... this many times over (an unsharp mask)
 TRACKED_MIN_PERIMETER = 0.8  # least marker perimeter in a search window, per window side
 TRACKED_MIN_THRESHOLD_WINDOW = 13  # px: least adaptive threshold window in a search window
 TRACKING_THRESHOLD_WINDOW = 17  # px: the one threshold window where the last fit says a marker is
@@ -181,6 +183,13 @@ def _enlarged(grey: np.ndarray, upscale: int = UPSCALE) -> np.ndarray:
     return cv2.resize(grey, None, fx=upscale, fy=upscale, interpolation=cv2.INTER_CUBIC)
 
 
+def _sharpened(grey: np.ndarray) -> np.ndarray:
+    """A grey image with its edges steepened (unsharp mask: `SHARPEN_SIGMA_PX`,
+    `SHARPEN_AMOUNT`)."""
+    soft = cv2.GaussianBlur(grey, (0, 0), SHARPEN_SIGMA_PX)
+    return np.asarray(cv2.addWeighted(grey, 1 + SHARPEN_AMOUNT, soft, -SHARPEN_AMOUNT, 0))
+
+
 def _shrunk_back(corners: Sequence[np.ndarray], upscale: int) -> list[np.ndarray]:
     """Marker corners found in an `_enlarged` image, in pixels of the image before."""
     return [(np.asarray(c, np.float64) + 0.5) / upscale - 0.5 for c in corners]
@@ -240,12 +249,15 @@ class Locator:
             fit = self._fit(found)
         except LocateError:
             # Before giving up: small, blurred markers (a high or steeply tilted camera, where
-            # two markers also put the others far from where they are) decode in the whole
-            # frame enlarged. Slow (tens of ms), but only where there is no fit otherwise; a
-            # larger frame has pixels enough per marker, and enlarging it would cost far more.
+            # two markers also put the others far from where they are; a camera out of focus)
+            # decode in the whole frame enlarged, or enlarged and sharpened. Slow (tens of ms),
+            # but only where there is no fit otherwise; a larger frame has pixels enough per
+            # marker, and enlarging it would cost far more.
             if max(image.shape[:2]) > ENLARGE_MAX_SIDE_PX:
                 raise
-            enlarged = self._detect(_enlarged(_grey(image)), UPSCALE)
+            grey = _grey(image)
+            enlarged = {**self._detect(_enlarged(_sharpened(grey)), UPSCALE),
+                        **self._detect(_enlarged(grey), UPSCALE)}
             if not enlarged.keys() - found.keys():
                 raise
             found = {**enlarged, **found}

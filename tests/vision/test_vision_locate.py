@@ -159,6 +159,24 @@ def test_small_blurred_markers_are_found_in_the_enlarged_frame(brandi6):
     assert _hole_error(fit, brandi6, frame.homography) < 3.0
 
 
+def test_markers_of_a_camera_out_of_focus_are_found_in_the_frame_sharpened():
+    """Case 29 of the seed-2024 draw through another camera (`vision.render.jitter`, seed 1):
+    its blur on top of the renderer's leaves one marker decodable, in the frame as it is and
+    enlarged; enlarged and sharpened, all four decode."""
+    from vision.locate import _enlarged
+    from vision.render.jitter import jittered
+
+    profile, start, frame, _ = benchmark_case(2024, 29)
+    image, _ = jittered(start.image, frame.image, np.random.default_rng([1, 2024 * 1000 + 58]))
+    locator = Locator(profile)
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    assert len(locator._detect(grey)) < 3  # the situation this test is about
+    assert len(locator._detect(_enlarged(grey), UPSCALE)) < 3
+    fit = locator.locate(image)
+    assert len(fit.markers) >= 3
+    assert _hole_error(fit, profile, start.homography) < 1.0
+
+
 def test_large_frames_are_not_enlarged(brandi4, monkeypatch):
     """A frame above `ENLARGE_MAX_SIDE_PX` has pixels enough per marker: no enlarged search."""
     import vision.locate
