@@ -264,7 +264,10 @@ class Locator:
             fit = self._fit(found)
         if not fit.reused and outlines and FRESH_FIT_MARKERS <= len(fit.markers) < len(
                 self._corners_mm):
-            fit = self._completed(_grey(image), fit, found, outlines)
+            fitting = {i: found[i] for i in fit.markers}
+            completed = self._completed(_grey(image), fitting, outlines)
+            if len(completed) > len(fitting):
+                fit = self._fit_markers(completed)
         if not fit.reused:
             self.last_fit = fit
         return fit
@@ -363,8 +366,13 @@ class Locator:
 
     def markers(self, image: np.ndarray) -> dict[int, np.ndarray]:
         """The profile's markers found in the whole frame: id → its four corners (4, 2) in
-        pixels, in `marker_corners_mm` order; no fit is made or kept."""
-        return self._detect(_grey(image))
+        pixels, in `marker_corners_mm` order, a marker only outlined taken from its outline
+        where three decode (`_completed`); no fit is kept."""
+        grey = _grey(image)
+        found, outlines = self._detect_outlined(grey)
+        if outlines and FRESH_FIT_MARKERS <= len(found) < len(self._corners_mm):
+            found = self._completed(grey, found, outlines)
+        return found
 
     def _detect(self, grey: np.ndarray, upscale: int = 1) -> dict[int, np.ndarray]:
         """The markers in a whole grey frame, given `_enlarged` `upscale` times (corners in the
@@ -379,12 +387,13 @@ class Locator:
         corners, ids, rejected = self._detector.detectMarkers(grey)
         return self._keep_known(corners, ids, (0, 0)), list(rejected)
 
-    def _completed(self, grey: np.ndarray, fit: BoardFit, found: dict[int, np.ndarray],
-                   outlines: list[np.ndarray]) -> BoardFit:
-        """``fit`` through ``found``, or through those and the missing markers among the
-        undecoded ``outlines`` where the fit puts them (`COMPLETION_REACH`), if that fits
-        (`COMPLETION_SLACK_PX`; OpenCV's `refineDetectedMarkers`, its bits left unchecked)."""
-        ids = list(fit.markers)
+    def _completed(self, grey: np.ndarray, found: dict[int, np.ndarray],
+                   outlines: list[np.ndarray]) -> dict[int, np.ndarray]:
+        """``found`` (markers that fit together), with the missing markers among the undecoded
+        ``outlines`` where the fit through ``found`` puts them (`COMPLETION_REACH`; OpenCV's
+        `refineDetectedMarkers`, its bits left unchecked) if the fit through all of them errs
+        at most `COMPLETION_SLACK_PX` more."""
+        ids = sorted(found)
         side = float(np.median([np.linalg.norm(np.roll(found[i], -1, axis=0) - found[i], axis=1)
                                 for i in ids]))
         self._completer.setRefineParameters(
@@ -393,10 +402,10 @@ class Locator:
             grey, self._board, [found[i].reshape(1, 4, 2).astype(np.float32) for i in ids],
             np.array(ids, np.int32).reshape(-1, 1), outlines)
         more = self._keep_known(corners, completed, (0, 0))
-        if len(more) <= len(ids):
-            return fit
-        candidate = self._fit_markers(more)
-        return candidate if candidate.error_px <= fit.error_px + COMPLETION_SLACK_PX else fit
+        if len(more) <= len(found):
+            return found
+        slack = self._fit_markers(more).error_px - self._fit_markers(found).error_px
+        return more if slack <= COMPLETION_SLACK_PX else found
 
     def _rough_fit(self, found: dict[int, np.ndarray]) -> BoardFit:
         """Where two markers put the board, as a shift, turn and scale in the frame's pixels

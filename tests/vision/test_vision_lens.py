@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 from hypothesis import given
@@ -29,6 +30,22 @@ def test_a_straight_camera_has_no_lens():
     profile = load_profile("brandi-4")
     frame = render(profile, start_occupancy(profile), RenderConditions(noise_sigma=2.0), seed=3)
     assert find_lens(frame.image, profile) is None
+
+
+def test_a_marker_only_outlined_does_not_make_a_straight_camera_look_bent():
+    """Case 279 of the seed-2024 draw through another camera (`vision.render.jitter`, seed 1):
+    marker 0 does not decode. The homography through the other three misplaces the far
+    holes by several pixels, which a barrel of k1 -0.08 seemed to explain; with the marker
+    taken from its outline no lens is found."""
+    from vision.locate import Locator
+    from vision.render.jitter import jittered
+
+    profile, start, frame, _ = benchmark_case(2024, 279)
+    image, _ = jittered(start.image, frame.image, np.random.default_rng([1, 2024 * 1000 + 558]))
+    locator = Locator(profile)
+    assert len(locator._detect(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))) == 3  # the situation
+    assert sorted(locator.markers(image)) == [0, 1, 2, 3]
+    assert find_lens(image, profile) is None
 
 
 @pytest.mark.parametrize(("board", "k1"), [("brandi-4", -0.05), ("brandi-6", -0.15),
