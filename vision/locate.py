@@ -237,9 +237,11 @@ class Locator:
             image, self.last_fit, enough=FRESH_FIT_MARKERS)
         settled = (self.last_fit is not None and len(found) >= 2
                    and self._error(self.last_fit, found) <= AGREEMENT_PX)
+        grey = None  # the frame in grey, made once when a whole-frame search needs it
         outlines: list[np.ndarray] = []
         if len(found) < len(self._corners_mm) and not settled:
-            whole, outlines = self._detect_outlined(_grey(image))
+            grey = _grey(image)
+            whole, outlines = self._detect_outlined(grey)
             found = {**whole, **found}
         if 2 <= len(found) < FRESH_FIT_MARKERS and not settled:
             rough = self._rough_fit(found)
@@ -255,17 +257,17 @@ class Locator:
             # marker, and enlarging it would cost far more.
             if max(image.shape[:2]) > ENLARGE_MAX_SIDE_PX:
                 raise
-            grey = _grey(image)
+            grey = _grey(image) if grey is None else grey
             enlarged = {**self._detect(_enlarged(_sharpened(grey)), UPSCALE),
                         **self._detect(_enlarged(grey), UPSCALE)}
             if not enlarged.keys() - found.keys():
                 raise
             found = {**enlarged, **found}
             fit = self._fit(found)
-        if not fit.reused and outlines and FRESH_FIT_MARKERS <= len(fit.markers) < len(
-                self._corners_mm):
+        if (grey is not None and outlines and not fit.reused
+                and FRESH_FIT_MARKERS <= len(fit.markers) < len(self._corners_mm)):
             fitting = {i: found[i] for i in fit.markers}
-            completed = self._completed(_grey(image), fitting, outlines)
+            completed = self._completed(grey, fitting, outlines)
             if len(completed) > len(fitting):
                 fit = self._fit_markers(completed)
         if not fit.reused:
