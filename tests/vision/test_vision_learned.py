@@ -199,6 +199,15 @@ def test_shuffled_seeds_deal_every_third_cases_colours_in_another_order():
     assert np.allclose(first["pairs"].means, train.collect(9, range(0, 1))[0]["pairs"].means)
 
 
+def test_jitter_seeds_read_each_case_through_another_camera():
+    # The same case and truth, both frames taken through a drawn camera: another look.
+    (plain,) = train.collect(9, range(2, 3))
+    (jittered,) = train.collect(9, range(2, 3), jitter=True)
+    assert jittered["jittered"] and not plain["jittered"]
+    assert np.array_equal(plain["truth"], jittered["truth"])
+    assert not np.allclose(plain["evidence"].centre_delta, jittered["evidence"].centre_delta)
+
+
 def test_ruled_out_classes_are_recovered_from_a_raw_reading(monkeypatch):
     # Training ranks the classes as the reader does: the match network's scores less the
     # classes the hue and changed-hole checks ruled out, which a raw reading's scores show.

@@ -1,7 +1,8 @@
 """Train the reader's learned parts (`match`, `trust`) on rendered frames.
 
     .venv/bin/python -m vision.reader.train [--cases 4000] [--seeds 7 8 9] [--wide-drift 9]
-        [--hand-seeds 11] [--shuffled-seeds 21] [--jobs 2] [--data /tmp/reader-data.pkl]
+        [--hand-seeds 11] [--shuffled-seeds 21] [--jitter-seeds 23] [--jobs 2]
+        [--data /tmp/reader-data.pkl]
         [--keep-match | --keep-trust]
         [--match-seeds 7 9 11] [--trust-seeds 3 7 1 2] [--calibration-seeds 13 14]
         [--cycles var/cycles [--cycles-below N] [--cycles-leave-out FIRST END]
@@ -12,10 +13,12 @@ them, a third with hands or cards) with seeds of their own (the benchmark uses 2
 apart), `--cases` per seed; for the `--wide-drift` seeds the reference's light lies farther
 from the game frame's than the benchmark draws it, in the cases of the `--hand-seeds` every
 frame has hands or cards, in those of the `--shuffled-seeds` every third case's seat colours
-are dealt in another order (as players pick them). Reads them raw (Gaussian ranking, every
-hole reported), keeping per hole the evidence of both networks and the truth. `--data` keeps
-these, so that training can be repeated without rendering (seeds missing in it are rendered and
-added, each kept as soon as its cases are read: a stopped run resumes with the next seed).
+are dealt in another order (as players pick them), in those of the `--jitter-seeds` both
+frames are taken through another camera drawn per case (`vision.render.jitter`). Reads them
+raw (Gaussian ranking, every hole reported), keeping per hole the evidence of both networks and
+the truth. `--data` keeps these, so that training can be repeated without rendering (seeds
+missing in it are rendered and added, each kept as soon as its cases are read: a stopped run
+resumes with the next seed).
 Four fifths of the cases train, the other fifth says how well that went:
 
 1. the match network learns, per (class, hole) pair, whether the class is the hole's
@@ -101,11 +104,12 @@ def wider_drift(test: RenderConditions, reference: RenderConditions,
 
 
 def collect(seed: int, cases: range, wide: bool = False, hands: bool = False,
-            shuffled: bool = False) -> list[Record]:
+            shuffled: bool = False, jitter: bool = False) -> list[Record]:
     """Per case: both evidences of a raw reading, the truth's class index per hole (-1: not
     a learnt class), which holes are under a hand and how much of each is covered; `wide`:
     with `wider_drift`; `hands`: every case with hands or cards; `shuffled`: every third
-    case's seat colours dealt in another order (`shuffled_colours`)."""
+    case's seat colours dealt in another order (`shuffled_colours`); `jitter`: both frames
+    through another camera (`jittered`)."""
     cv2.setNumThreads(1)
     profiles = [load_profile("brandi-4"), load_profile("brandi-6")]
     records = []
@@ -121,15 +125,20 @@ def collect(seed: int, cases: range, wide: bool = False, hands: bool = False,
             reference = wider_drift(test, reference, rng)
         start = render(profile, start_occupancy(profile, colours), reference, seed=case_seed)
         frame = render(profile, occupancy, test, seed=case_seed + 1)
+        start_image, image = start.image, frame.image
+        if jitter:
+            camera = np.random.default_rng([seed, case, 5])
+            start_image, image = jittered(start_image, image, camera)
         try:
-            reader = BoardReader(profile, start.image, Learned(None, None))
-            reading = reader.read(frame.image)
+            reader = BoardReader(profile, start_image, Learned(None, None))
+            reading = reader.read(image)
         except ValueError:
             continue
         assert reader.prototypes is not None
         names = reader.prototypes.names
         truth = [names.index(occupancy[h]) if occupancy[h] in names else -1 for h in reader.ids]
-        records.append({"seed": seed, "wide": wide, "case": case, "pairs": reading.pairs,
+        records.append({"seed": seed, "wide": wide, "case": case, "jittered": jitter,
+                        "pairs": reading.pairs,
                         "evidence": reading.evidence, "census": reader.census,
                         "truth": np.array(truth),
                         "under": np.array([h in frame.occluded for h in reader.ids]),
@@ -365,6 +374,9 @@ def main() -> int:
                         help="seeds whose cases all have hands or cards over the board")
     parser.add_argument("--shuffled-seeds", type=int, nargs="*", default=[], metavar="SEED",
                         help="seeds where every third case's seat colours are shuffled")
+    parser.add_argument("--jitter-seeds", type=int, nargs="*", default=[], metavar="SEED",
+                        help="seeds whose cases are taken through another camera drawn per case "
+                             "(vision.render.jitter)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--data", type=Path, help="raw readings: loaded if it exists, else kept")
     parser.add_argument("--hidden-cost", type=float, default=50.0)
@@ -397,7 +409,8 @@ def main() -> int:
     if missing:
         with ProcessPoolExecutor(args.jobs) as pool:
             jobs = [(seed, range(j, args.cases, args.jobs), seed in args.wide_drift,
-                     seed in args.hand_seeds, seed in args.shuffled_seeds)
+                     seed in args.hand_seeds, seed in args.shuffled_seeds,
+                     seed in args.jitter_seeds)
                     for seed in missing for j in range(args.jobs)]
             for done, part in enumerate(pool.map(collect, *zip(*jobs, strict=True)), 1):
                 records += part
