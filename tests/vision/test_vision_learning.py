@@ -118,6 +118,20 @@ def test_a_lamp_switched_off_mid_game_is_relearnt_from_the_accepted_position() -
         reader.relearn(now, accepted | {"T0": "purple"})
 
 
+@pytest.mark.parametrize("later_seed", [4, 5, 6, 10, 11])
+def test_after_relearning_a_lamp_switched_off_no_marble_is_read_as_another_colour(
+        later_seed: int) -> None:
+    # Light no training draw shows: in it a hole may be "?", never a definite wrong value (a
+    # network fine-tuned on other draws read a red marble here as blue).
+    reader = _reader()
+    accepted, later = some_position(PROFILE, 3), some_position(PROFILE, later_seed)
+    assert reader.relearn(lamp_switched_off(_frame(accepted, noise_sigma=2.0)), accepted)
+    after = lamp_switched_off(render(PROFILE, later, RenderConditions(noise_sigma=2.0),
+                                      seed=8).image)
+    holes = reader.read(after).holes
+    assert {h: v for h, v in holes.items() if v not in ("?", later[h])} == {}
+
+
 def test_interpolation_takes_the_nearest_change_and_fair_points_their_own() -> None:
     known = np.array([[0.0, 0.0], [500.0, 0.0]])
     values = np.array([[1.0, 1.0, 1.0], [-1.0, -1.0, -1.0]])
