@@ -100,14 +100,22 @@ def lamp_switched_off(image: np.ndarray) -> np.ndarray:
     return np.clip(image * keep, 0, 255).astype(np.uint8)
 
 
+def lamp_switched_off_game(later_seed: int) -> tuple[dict[str, str | None], np.ndarray,
+                                                     dict[str, str | None], np.ndarray]:
+    """An accepted position and its frame, then a later position (`some_position` of
+    ``later_seed``) and its frame, both after a lamp was switched off."""
+    accepted, later = some_position(PROFILE, 3), some_position(PROFILE, later_seed)
+    now = lamp_switched_off(_frame(accepted, noise_sigma=2.0))
+    after = lamp_switched_off(render(PROFILE, later, RenderConditions(noise_sigma=2.0),
+                                      seed=8).image)
+    return accepted, now, later, after
+
+
 def test_a_lamp_switched_off_mid_game_is_relearnt_from_the_accepted_position() -> None:
     # The reader doubts more than the census can place and cannot learn the new light by
     # itself.
     reader = _reader()
-    accepted, later = some_position(PROFILE, 3), some_position(PROFILE, 9)
-    now = lamp_switched_off(_frame(accepted, noise_sigma=2.0))
-    after = lamp_switched_off(render(PROFILE, later, RenderConditions(noise_sigma=2.0),
-                                      seed=8).image)
+    accepted, now, later, after = lamp_switched_off_game(9)
     assert reader.read(after).occluded          # the table would wait for ever
     assert not reader.learn(now, accepted)
     assert reader.relearn(now, accepted)
@@ -124,10 +132,8 @@ def test_after_relearning_a_lamp_switched_off_no_marble_is_read_as_another_colou
     # Light no training draw shows: in it a hole may be "?", never a definite wrong value (a
     # network fine-tuned on other draws read a red marble here as blue).
     reader = _reader()
-    accepted, later = some_position(PROFILE, 3), some_position(PROFILE, later_seed)
-    assert reader.relearn(lamp_switched_off(_frame(accepted, noise_sigma=2.0)), accepted)
-    after = lamp_switched_off(render(PROFILE, later, RenderConditions(noise_sigma=2.0),
-                                      seed=8).image)
+    accepted, now, later, after = lamp_switched_off_game(later_seed)
+    assert reader.relearn(now, accepted)
     holes = reader.read(after).holes
     assert {h: v for h, v in holes.items() if v not in ("?", later[h])} == {}
 
