@@ -77,11 +77,23 @@ def test_a_thing_beside_a_hole_whose_ring_still_shows_the_grain_is_over_no_hole(
     assert board_reader.nothing_over_holes(beside)
     ring_match[1] = board_reader.TOUCHED_RING_MATCH - 0.4  # the ring changed: touched
     assert not board_reader.nothing_over_holes(beside)
-    ring_match[1] = 0.97
-    reach[1] = AT_REGION_MM  # this close, whatever the ring shows
+    reach[1] = AT_REGION_MM  # this close, a ring that lost some of the grain is touched
+    ring_match[1] = board_reader.SHOWN_GRAIN_MATCH - 0.1
     assert not board_reader.nothing_over_holes(beside)
     beside.nothing_over = True  # only strays: nothing over the board at all
     assert board_reader.nothing_over_holes(beside)
+
+
+def test_a_region_at_holes_whose_rings_show_the_grain_is_light_not_a_thing():
+    """Path-traced 0695: a lamp moved between the start and the game frame; the halo of its
+    old glare left a region 8-12 mm from six holes whose rings still matched the reference's
+    grain (0.94-0.98), and `occluded` was set with nothing over the board."""
+    reach = np.array([np.inf, AT_REGION_MM - 3.0, AT_REGION_MM])
+    ring_match = np.array([0.0, 0.98, 0.94])
+    beside = SimpleNamespace(nothing_over=False, reach=reach, ring_match=ring_match)
+    assert board_reader.nothing_over_holes(beside)
+    ring_match[2] = board_reader.SHOWN_GRAIN_MATCH - 0.05  # one ring lost some grain
+    assert not board_reader.nothing_over_holes(beside)
 
 
 def test_a_kennel_marble_beside_fingers_read_empty_is_unknown_while_its_disc_still_shows_it(

@@ -103,6 +103,12 @@ TOUCH_REACH_MM = 20.0
 # around the hole in view (path-traced 0389-0630: mugs 16-20 mm from holes whose rings matched
 # 0.95-0.99; the hands as far from a hole they touched 0.14 and 0.22).
 TOUCHED_RING_MATCH = 0.6
+# ... and one within `AT_REGION_MM` of a hole only while the hole's ring has lost some of the
+# grain: a region beside a hole whose ring matches the reference this well is light, not a thing
+# (path-traced 0695: a lamp moved between the frames, its old glare's halo a region 8-12 mm from
+# six holes whose rings matched 0.94-0.98; on every path-traced board with a hand over a hole,
+# 0389-0418 and 0686-0708, some ring within 12 mm of the region matched 0.57 or less).
+SHOWN_GRAIN_MATCH = 0.9
 # A hole the trust network doubts by this many logits or more, which the census then finds
 # empty (every marble it could hold is seen elsewhere), has something over it that is no
 # marble: a finger the occlusion test missed (on the training renderer's held-out seeds 31-34,
@@ -204,11 +210,12 @@ class ReadError(ValueError):
 
 def nothing_over_holes(evidence: HoleEvidence) -> bool:
     """Whether nothing lies over any hole: no hand or card over the board, or none within
-    `AT_REGION_MM` of a hole, nor within `TOUCH_REACH_MM` of one whose ring lost the
-    reference's grain (`TOUCHED_RING_MATCH`; a phone or a mug beside the track hides no
-    marble)."""
-    touching = (evidence.reach <= AT_REGION_MM) | ((evidence.reach <= TOUCH_REACH_MM)
-                                                   & (evidence.ring_match < TOUCHED_RING_MATCH))
+    `AT_REGION_MM` of a hole whose ring lost some of the reference's grain
+    (`SHOWN_GRAIN_MATCH`), nor within `TOUCH_REACH_MM` of one whose ring lost most of it
+    (`TOUCHED_RING_MATCH`; a phone or a mug beside the track hides no marble)."""
+    at = (evidence.reach <= AT_REGION_MM) & (evidence.ring_match < SHOWN_GRAIN_MATCH)
+    touching = at | ((evidence.reach <= TOUCH_REACH_MM)
+                     & (evidence.ring_match < TOUCHED_RING_MATCH))
     return evidence.nothing_over or not touching.any()
 
 
