@@ -230,3 +230,13 @@ def test_ruled_out_classes_are_recovered_from_a_raw_reading(monkeypatch):
         assert (recovered[0][clear] == out[0][clear]).all()
         ruled += int(out.sum())
     assert ruled > 0
+
+
+def test_relit_seeds_read_the_game_after_relearning_the_light_of_a_lamp_switched_off():
+    # The same case and truth, the game frame darker over part of the board and read after
+    # the reader relearnt that light from another position's frame in it.
+    (plain,) = train.collect(9, range(2, 3))
+    (relit,) = train.collect(9, range(2, 3), relit=True)
+    assert relit["relit"] and not plain["relit"]
+    assert np.array_equal(plain["truth"], relit["truth"])
+    assert not np.allclose(plain["evidence"].centre_delta, relit["evidence"].centre_delta)

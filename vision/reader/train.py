@@ -1,7 +1,8 @@
 """Train the reader's learned parts (`match`, `trust`) on rendered frames.
 
     .venv/bin/python -m vision.reader.train [--cases 4000] [--seeds 7 8 9] [--wide-drift 9]
-        [--hand-seeds 11] [--shuffled-seeds 21] [--jitter-seeds 23] [--jobs 2]
+        [--hand-seeds 11] [--shuffled-seeds 21] [--jitter-seeds 23] [--relit-seeds 25]
+        [--jobs 2]
         [--data /tmp/reader-data.pkl]
         [--keep-match | --keep-trust]
         [--match-seeds 7 9 11] [--trust-seeds 3 7 1 2] [--calibration-seeds 13 14]
@@ -14,7 +15,10 @@ apart), `--cases` per seed; for the `--wide-drift` seeds the reference's light l
 from the game frame's than the benchmark draws it, in the cases of the `--hand-seeds` every
 frame has hands or cards, in those of the `--shuffled-seeds` every third case's seat colours
 are dealt in another order (as players pick them), in those of the `--jitter-seeds` both
-frames are taken through another camera drawn per case (`vision.render.jitter`). Reads them
+frames are taken through another camera drawn per case (`vision.render.jitter`), in those of
+the `--relit-seeds` a lamp was switched off after the reference (`vision.render.relight`): the
+reader relearns the light from another position's frame in it (`BoardReader.relearn`, as the
+table has it do) before it reads the game frame. Reads them
 raw (Gaussian ranking, every hole reported), keeping per hole the evidence of both networks and
 the truth. `--data` keeps these, so that training can be repeated without rendering (seeds
 missing in it are rendered and added, each kept as soon as its cases are read: a stopped run
@@ -62,7 +66,7 @@ import itertools
 import json
 import os
 import pickle
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import fields, replace
 from pathlib import Path
@@ -75,15 +79,16 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import cv2
 import numpy as np
 
-from hw import load_profile
+from hw import BoardProfile, load_profile
 from vision.reader import match, trust
 from vision.reader.board_reader import BoardReader, Learned, blind_at_region, nothing_over_holes
 from vision.reader.census import UNKNOWN, Census
 from vision.reader.hue import RULED_OUT_COST, without_ruled_out
 from vision.reader.network import MODELS, Network
 from vision.render import RenderConditions, render, start_occupancy
-from vision.render.cases import draw_case, shuffled_colours
+from vision.render.cases import draw_case, game_position, shuffled_colours
 from vision.render.jitter import jittered
+from vision.render.relight import LampOff
 
 Record = dict[str, Any]  # one case's raw reading and truth (`collect`)
 HIDDEN = (32, 32)
@@ -104,12 +109,13 @@ def wider_drift(test: RenderConditions, reference: RenderConditions,
 
 
 def collect(seed: int, cases: range, wide: bool = False, hands: bool = False,
-            shuffled: bool = False, jitter: bool = False) -> list[Record]:
+            shuffled: bool = False, jitter: bool = False, relit: bool = False) -> list[Record]:
     """Per case: both evidences of a raw reading, the truth's class index per hole (-1: not
     a learnt class), which holes are under a hand and how much of each is covered; `wide`:
     with `wider_drift`; `hands`: every case with hands or cards; `shuffled`: every third
     case's seat colours dealt in another order (`shuffled_colours`); `jitter`: both frames
-    through another camera (`jittered`)."""
+    through another camera (`jittered`); `relit`: the game frame after a lamp went off
+    (`LampOff`), read after relearning the light from `relit_accepted`."""
     cv2.setNumThreads(1)
     profiles = [load_profile("brandi-4"), load_profile("brandi-6")]
     records = []
@@ -131,6 +137,12 @@ def collect(seed: int, cases: range, wide: bool = False, hands: bool = False,
             start_image, image = jittered(start_image, image, camera)
         try:
             reader = BoardReader(profile, start_image, Learned(None, None))
+            if relit:
+                lamp = LampOff.draw(np.random.default_rng([seed, case, 7]))
+                accepted, accepted_image = relit_accepted(profile, test, seed, case, colours)
+                image = lamp.apply(image)
+                if not reader.relearn(lamp.apply(accepted_image), accepted):
+                    continue
             reading = reader.read(image)
         except ValueError:
             continue
@@ -138,12 +150,23 @@ def collect(seed: int, cases: range, wide: bool = False, hands: bool = False,
         names = reader.prototypes.names
         truth = [names.index(occupancy[h]) if occupancy[h] in names else -1 for h in reader.ids]
         records.append({"seed": seed, "wide": wide, "case": case, "jittered": jitter,
+                        "relit": relit,
                         "pairs": reading.pairs,
                         "evidence": reading.evidence, "census": reader.census,
                         "truth": np.array(truth),
                         "under": np.array([h in frame.occluded for h in reader.ids]),
                         "cover": np.array([frame.cover.get(h, 0.0) for h in reader.ids])})
     return records
+
+
+def relit_accepted(profile: BoardProfile, test: RenderConditions, seed: int, case: int,
+                   colours: Sequence[str]) -> tuple[dict[str, str | None], np.ndarray]:
+    """Another position of a case's game (drawn from ``[seed, case, 6]``) and its frame in the
+    game frame's light with nothing over the board: the accepted position the light is
+    relearnt from."""
+    position = game_position(profile, np.random.default_rng([seed, case, 6]), colours)
+    quiet = replace(test, hands=0, cards=0)
+    return position, render(profile, position, quiet, seed=seed * 1000 + 2 * case + 7).image
 
 
 def collect_cycles(folder: Path, below: int, left_out: range = range(0),
@@ -377,6 +400,9 @@ def main() -> int:
     parser.add_argument("--jitter-seeds", type=int, nargs="*", default=[], metavar="SEED",
                         help="seeds whose cases are taken through another camera drawn per case "
                              "(vision.render.jitter)")
+    parser.add_argument("--relit-seeds", type=int, nargs="*", default=[], metavar="SEED",
+                        help="seeds whose game frames are read after a lamp went off and the "
+                             "light was relearnt (vision.render.relight)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--data", type=Path, help="raw readings: loaded if it exists, else kept")
     parser.add_argument("--hidden-cost", type=float, default=50.0)
@@ -410,7 +436,7 @@ def main() -> int:
         with ProcessPoolExecutor(args.jobs) as pool:
             jobs = [(seed, range(j, args.cases, args.jobs), seed in args.wide_drift,
                      seed in args.hand_seeds, seed in args.shuffled_seeds,
-                     seed in args.jitter_seeds)
+                     seed in args.jitter_seeds, seed in args.relit_seeds)
                     for seed in missing for j in range(args.jobs)]
             for done, part in enumerate(pool.map(collect, *zip(*jobs, strict=True)), 1):
                 records += part
