@@ -129,8 +129,9 @@ def test_a_lamp_switched_off_mid_game_is_relearnt_from_the_accepted_position() -
 @pytest.mark.parametrize("later_seed", [4, 5, 6, 10, 11])
 def test_after_relearning_a_lamp_switched_off_no_marble_is_read_as_another_colour(
         later_seed: int) -> None:
-    # Light no training draw shows: in it a hole may be "?", never a definite wrong value (a
-    # network fine-tuned on other draws read a red marble here as blue).
+    # Light only the relit training seed draws (`vision.render.relight`): in it a hole may be
+    # "?", never a definite wrong value (a network fine-tuned without that seed read a red
+    # marble here as blue).
     reader = _reader()
     accepted, now, later, after = lamp_switched_off_game(later_seed)
     assert reader.relearn(now, accepted)
