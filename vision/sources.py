@@ -63,7 +63,10 @@ class CameraSettings:
 
     With ``lock_exposure`` the camera runs automatic exposure and white balance for
     ``warmup_s`` seconds, reads the values they settled on and then fixes them, so that a
-    hand or a sleeve entering the picture does not shift the colours of the marbles.
+    hand or a sleeve entering the picture does not shift the colours of the marbles. With
+    ``focus_once`` a camera that can focus (Camera Module 3) focuses once when it starts and
+    then keeps its lens where it is: a lens that refocused whenever a hand came over the board
+    would blur the frames unlike the reference, which the reader takes for something there.
     """
 
     width: int = 1280
@@ -71,6 +74,7 @@ class CameraSettings:
     fps: float = 10.0
     lock_exposure: bool = True
     warmup_s: float = 1.5
+    focus_once: bool = True
 
 
 def frame_size_for(board_mm: tuple[float, float]) -> tuple[int, int]:
@@ -229,6 +233,10 @@ class Picamera2Source(FrameSource):
             controls={"FrameDurationLimits": (frame_us, frame_us)})
         camera.configure(config)
         camera.start()
+        if settings.focus_once and "AfMode" in camera.camera_controls:
+            # One cycle leaves autofocus in its "Auto" mode, in which the lens moves only
+            # when triggered again (a failed cycle leaves it where the search ended).
+            camera.autofocus_cycle()
         if settings.lock_exposure:
             time.sleep(settings.warmup_s)
             settled = camera.capture_metadata()

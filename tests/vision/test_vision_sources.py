@@ -129,11 +129,17 @@ class FakePicamera2:
 
     cameras: ClassVar[list[dict]] = [{"Model": "imx708", "Num": 0}]
     instances: ClassVar[list[FakePicamera2]] = []
+    camera_controls: ClassVar[dict[str, tuple]] = {"AfMode": (0, 2, 0),
+                                                   "ExposureTime": (1, 100000, None)}
 
     def __init__(self, camera_num: int = 0) -> None:
         self.camera_num = camera_num
         self.calls: list[tuple] = []
         FakePicamera2.instances.append(self)
+
+    def autofocus_cycle(self) -> bool:
+        self.calls.append(("autofocus_cycle",))
+        return True
 
     @classmethod
     def global_camera_info(cls) -> list[dict]:
@@ -188,6 +194,25 @@ def test_picamera2_locks_exposure_and_white_balance_after_warm_up(fake_picamera2
                       "AnalogueGain": 2.5, "ColourGains": (1.6, 1.9)}
     assert frame.image.shape == (240, 320, 3)
     assert camera.calls[-2:] == [("stop",), ("close",)]
+
+
+def test_picamera2_focuses_once_when_it_starts_and_keeps_the_lens_there(fake_picamera2):
+    Picamera2Source(0, CameraSettings(warmup_s=0.0)).close()
+    calls = [call[0] for call in fake_picamera2.instances[0].calls]
+    assert calls.count("autofocus_cycle") == 1
+    assert calls.index("start") < calls.index("autofocus_cycle") < calls.index("set_controls")
+    # No continuous autofocus is asked for: the lens stays where the one cycle put it.
+    assert not any("AfMode" in call[1] for call in fake_picamera2.instances[0].calls
+                   if call[0] == "set_controls")
+
+
+def test_picamera2_without_autofocus_or_told_not_to_focus_does_not(fake_picamera2,
+                                                                   monkeypatch):
+    Picamera2Source(0, CameraSettings(warmup_s=0.0, focus_once=False)).close()
+    monkeypatch.setattr(fake_picamera2, "camera_controls", {"ExposureTime": (1, 100000, None)})
+    Picamera2Source(0, CameraSettings(warmup_s=0.0)).close()  # a fixed-focus camera
+    for camera in fake_picamera2.instances:
+        assert ("autofocus_cycle",) not in camera.calls
 
 
 def test_picamera2_without_lock_keeps_automatic_exposure(fake_picamera2):
