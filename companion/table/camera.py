@@ -295,7 +295,7 @@ class ReadingFeed:
         disturbed = occluded or motion or any(value == "?" for value in holes.values())
         if disturbed and not self._disturbed:
             self._stabilizer.emitted = None     # the same board settling again counts
-            self.table.unsettled()
+            self.table.unsettled(now=now)
         self._disturbed = disturbed
         settled = self._stabilizer.update(Observation(timestamp, holes, occluded=occluded,
                                                       motion=motion))

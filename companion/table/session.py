@@ -52,6 +52,9 @@ log = logging.getLogger(__name__)
 
 FORMAT = "dog-table/1"
 DEFAULT_SETTLE_S = 1.5
+# The camera has seen no settled board for this long: the state says so (``camera.unsettled_long``)
+# and the page asks whether something lies over the board or the light changed at once.
+LONG_UNSETTLED_S = 30.0
 CAMERA_STATUSES = ("reading", "lost", "manual", "simulated")
 MIRROR_INTERVAL_S = 0.1
 """The pages hear of the LED strip's frames at most this often (an animation runs at 30/s)."""
@@ -138,7 +141,9 @@ class Table:
         self._mirror_timer: threading.Timer | None = None
         self._scene_key: object = None
         self._legal = LegalCache()
-        self._camera: dict[str, Any] = {"status": "manual", "warnings": [], "reference": False}
+        self._camera: dict[str, Any] = {"status": "manual", "warnings": [], "reference": False,
+                                        "unsettled_long": False}
+        self._unsettled_since: float | None = None
         self._camera_hooks: dict[str, Callable[..., Any]] = {}
         self._reading: dict[str, str | None] | None = None
         self._manual_holes: dict[str, str | None] = {}
@@ -805,24 +810,34 @@ class Table:
                 return
             self._reading = dict(holes)
             self._reading_at = self._clock() if now is None else now
+            self._unsettled_since = None
+            self._camera["unsettled_long"] = False
             self._consider(self._reading_at)
             self._changed()
 
-    def unsettled(self) -> None:
+    def unsettled(self, now: float | None = None) -> None:
         """The camera sees a hand, motion or an unreadable hole: a reading waiting for its
         settle time is not judged; the settle clock starts again with the next stable
-        reading (the camera loop feeds it again, even when it is the same)."""
+        reading (the camera loop feeds it again, even when it is the same). Unsettled for
+        `LONG_UNSETTLED_S` without a stable reading, the state says so (`tick`)."""
         with self._lock:
             self._candidate = None
+            if self._unsettled_since is None:
+                self._unsettled_since = self._clock() if now is None else now
 
     def tick(self, now: float | None = None) -> None:
         """Time passes: a reading that stayed unchanged for the settle time is judged."""
         with self._lock:
+            now = self._clock() if now is None else now
+            since = self._unsettled_since
+            if (since is not None and now - since >= LONG_UNSETTLED_S
+                    and not self._camera["unsettled_long"]):
+                self._camera["unsettled_long"] = True
+                self._changed()
             candidate = self._candidate
             if (candidate is None or self._announced is None or self._game is None
                     or self._closed):
                 return
-            now = self._clock() if now is None else now
             if now - candidate[1] < self.settle_s:
                 return
             self._candidate = None

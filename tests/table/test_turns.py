@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from companion.table import Table, TableError
+from companion.table.session import LONG_UNSETTLED_S
 from firmware_bridge.effects import Scene
 from hw import BoardProfile
 from tests.table.conftest import Clock, moved, setup_request
@@ -266,6 +267,28 @@ def test_a_takeback_shows_which_marbles_to_put_back(camera_table: Table,
     assert lit["T36"] == (0, 255, 0)
     camera_table.feed(camera_table.believed_holes())
     assert camera_table.state()["disturbed"] == []       # the board matches again
+
+
+def test_a_board_unsettled_for_long_says_so_until_it_settles(camera_table: Table,
+                                                             clock: Clock) -> None:
+    # A lamp switched on mid-game (or a hand left over the board): no stable reading comes,
+    # and the page asks whether the light changed.
+    green_to_move(camera_table, ["T36", "K", "K", "K"])
+    camera_table.unsettled()
+    clock.now += LONG_UNSETTLED_S - 1.0
+    camera_table.unsettled()        # still disturbed: the time runs from the first
+    camera_table.tick()
+    assert not camera_table.state()["camera"]["unsettled_long"]
+    version = camera_table.state()["version"]
+    clock.now += 1.0
+    camera_table.tick()
+    state = camera_table.state()
+    assert state["camera"]["unsettled_long"] and state["version"] > version  # pushed
+    camera_table.feed(camera_table.believed_holes())    # the board settles
+    assert not camera_table.state()["camera"]["unsettled_long"]
+    clock.now += LONG_UNSETTLED_S
+    camera_table.tick()
+    assert not camera_table.state()["camera"]["unsettled_long"]
 
 
 def test_a_hand_over_the_board_restarts_the_settle_time(camera_table: Table,

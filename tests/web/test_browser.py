@@ -303,3 +303,33 @@ def test_camera_image_settings_and_the_exchange(tmp_path: Path,
         referee.click("#exchange-done")
         expect(referee.locator("#exchange")).to_be_hidden()
         assert table.state()["exchange"] is False
+
+
+def test_a_board_unsettled_for_long_asks_whether_the_light_changed(
+        tmp_path: Path, open_page: Callable[..., Any]) -> None:
+    """No stable reading for `LONG_UNSETTLED_S` (a lamp switched on mid-game): the board view
+    says what to do, in German, until the board settles again."""
+    from playwright.sync_api import expect
+
+    from companion.table.session import LONG_UNSETTLED_S
+
+    now = [1000.0]
+    table = Table(load_profile("brandi-4"), state_dir=tmp_path, clock=lambda: now[0])
+    table.attach_camera("reading", None)
+    players = [{"name": name, "color": color, "at": seat} for seat, (name, color)
+               in enumerate(zip(NAMES, ("red", "yellow", "green", "blue"), strict=True))]
+    table.setup({"rules": "swiss", "board": 4, "players": players, "first_dealer": 0})
+    app = create_app(table, {"SSE_HEARTBEAT_S": 1.0}, pin=RefereePin.from_pin(PIN))
+    with live_server(app) as url:
+        page = open_page(locale="de-DE", **PHONE)
+        page.goto(url + "/")
+        banner = page.locator("#unsettled-long")
+        expect(page.locator("#status")).to_contain_text("Runde 1")
+        expect(banner).to_be_hidden()
+        table.unsettled()
+        now[0] += LONG_UNSETTLED_S
+        table.tick()
+        expect(banner).to_be_visible()
+        expect(banner).to_contain_text("hat sich vielleicht das Licht geändert")
+        table.feed(table.believed_holes())
+        expect(banner).to_be_hidden()

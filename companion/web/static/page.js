@@ -216,6 +216,7 @@ function showStatus(state) {
   $("undo-requested").hidden = !state.undo_requested;
   $("notice").hidden = !state.notice;
   setText($("notice"), state.notice || "");
+  $("unsettled-long").hidden = !(state.camera && state.camera.unsettled_long);
   const disturbed = state.disturbed || [];
   $("disturbed").hidden = disturbed.length === 0;
   setText($("disturbed"), `${texts.disturbed} (${disturbed.join(", ")})`);
