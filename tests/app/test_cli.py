@@ -67,3 +67,14 @@ def test_light_commands_load_neither_opencv_nor_flask(args: list[str]) -> None:
     result = subprocess.run([sys.executable, "-c", probe, *args],
                             capture_output=True, text=True, timeout=60)
     assert "HEAVY []" in result.stdout, result.stdout + result.stderr
+
+
+def test_output_into_a_closed_pipe_ends_without_a_traceback() -> None:
+    # `dog-companion … | head`: the reader goes away before the command writes.
+    process = subprocess.Popen([sys.executable, "-m", "companion", "version"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()
+    assert process.wait(timeout=60) == 141
+    assert process.stderr.read() == ""
+    process.stderr.close()
