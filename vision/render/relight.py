@@ -3,9 +3,10 @@
 Mid-game someone switches off the lamp that lit part of the board: from then on that part is
 darker and of another colour, much more than the light drifts through an evening. The referee
 then has the reader learn the light again from the position the table holds (the page's
-*Learn the light again*, `BoardReader.relearn`), and it reads on in the new light. `LampOff` draws such a change: a ramp across the frame, in any
-direction, beyond which a share of each channel's light is gone (a warm lamp takes mostly red
-with it, daylight mostly blue). The networks learn from frames relearnt and read in it.
+*Learn the light again*, `BoardReader.relearn`), and it reads on in the new light. `LampOff`
+draws such a change: a ramp across the frame, in any direction, beyond which a share of each
+channel's light is gone (a warm lamp takes mostly red with it, daylight mostly blue). The
+networks learn from frames relearnt and read in it.
 """
 
 from __future__ import annotations
