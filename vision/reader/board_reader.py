@@ -106,8 +106,9 @@ TOUCHED_RING_MATCH = 0.6
 # ... and one within `AT_REGION_MM` of a hole only while the hole's ring has lost some of the
 # grain: a region beside a hole whose ring matches the reference this well is light, not a thing
 # (path-traced 0695: a lamp moved between the frames, its old glare's halo a region 8-12 mm from
-# six holes whose rings matched 0.94-0.98; on every path-traced board with a hand over a hole,
-# 0389-0418 and 0686-0708, some ring within 12 mm of the region matched 0.57 or less).
+# six holes whose rings matched 0.94-0.98; on every path-traced board with a hand over a hole
+# and a region found, 0389-0418 and 0686-0726, some ring within 12 mm of it matched 0.57 or
+# less).
 SHOWN_GRAIN_MATCH = 0.9
 # A hole the trust network doubts by this many logits or more, which the census then finds
 # empty (every marble it could hold is seen elsewhere), has something over it that is no
