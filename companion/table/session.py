@@ -773,6 +773,8 @@ class Table:
             self._lost_why = why
             self._reading = None        # what the camera saw last may be past by its return
             self._candidate = None
+            self._unsettled_since = None    # the lost camera's warning says what matters now
+            self._camera["unsettled_long"] = False
             self._progress = []
             if self._pending == "in progress":
                 self._pending = None

@@ -291,6 +291,25 @@ def test_a_board_unsettled_for_long_says_so_until_it_settles(camera_table: Table
     assert not camera_table.state()["camera"]["unsettled_long"]
 
 
+def test_a_camera_lost_while_the_board_is_unsettled_does_not_ask_about_the_light(
+        camera_table: Table, clock: Clock) -> None:
+    green_to_move(camera_table, ["T36", "K", "K", "K"])
+    camera_table.unsettled()
+    clock.now += LONG_UNSETTLED_S
+    camera_table.tick()
+    assert camera_table.state()["camera"]["unsettled_long"]
+    camera_table.camera_lost("unplugged")
+    camera = camera_table.state()["camera"]
+    assert camera["status"] == "lost" and not camera["unsettled_long"]
+    clock.now += LONG_UNSETTLED_S
+    camera_table.tick()
+    assert not camera_table.state()["camera"]["unsettled_long"]
+    camera_table.camera_back()      # the clock runs again from the next disturbed frame
+    clock.now += LONG_UNSETTLED_S
+    camera_table.tick()
+    assert not camera_table.state()["camera"]["unsettled_long"]
+
+
 def test_a_hand_over_the_board_restarts_the_settle_time(camera_table: Table,
                                                         clock: Clock) -> None:
     green_to_move(camera_table, ["T36", "K", "K", "K"])
