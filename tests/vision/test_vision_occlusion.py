@@ -11,6 +11,7 @@ import pytest
 
 from hw import BoardProfile
 from tests.vision.conftest import benchmark_case, rendered_start, some_position
+from vision.reader import board_reader
 from vision.reader.board_reader import (
     EMPTIED_DOUBT,
     IN_REGION_EMPTY_DISTANCE,
@@ -198,6 +199,32 @@ def test_a_pale_thing_over_the_holes_is_found_where_it_hides_their_grain(brandi4
     assert not hiding_grain(grid, foreign.brighter, shown, hidden, witnesses).any()
     assert not hiding_grain(grid, foreign.brighter, hidden, shown, witnesses).any()
     assert not hiding_grain(grid, foreign.brighter, hidden, hidden, ~witnesses).any()
+
+
+@pytest.mark.parametrize("grain_shows", [False, True])
+def test_a_pale_thing_over_too_few_holes_is_found_where_it_hides_the_boards_texture(
+        brandi4, grain_shows, monkeypatch):
+    """Path-traced 0719: a pale hand over a grey board between the holes, a fingertip at the
+    edge of two home holes. No colour changed and it lies over too few holes for their grain
+    to tell it from a lamp; the board's own grain between the holes does (`vision.reader.
+    texture`): smooth skin hides it, a lamp's glare as bright keeps it."""
+    start = rendered_start("brandi-4", "wood").image
+    reader = BoardReader(brandi4, start)
+    fit, _ = reader.measure(start)
+    hole = next(np.array([h.x, h.y]) for h in brandi4.holes if h.id == "T5")
+    centre = hole * (1 - 28.0 / np.linalg.norm(hole))  # 28 mm in from T5: over T4 and T5
+    circle = np.linspace(0, 2 * np.pi, 60)
+    outline = fit.project(centre + 25.0 * np.column_stack([np.cos(circle), np.sin(circle)]))
+    mask = np.zeros(start.shape[:2], np.float32)
+    cv2.fillPoly(mask, [outline.astype(np.int32)], 1.0)
+    mask = cv2.GaussianBlur(mask, (0, 0), 2.0)[..., None]
+    below = start if grain_shows else cv2.GaussianBlur(start, (0, 0), 15.0)
+    paler = np.clip(below * 1.6, 0, 255)
+    frame = (start * (1 - mask) + paler * mask).astype(np.uint8)
+    reader.read(start)
+    assert reader.read(frame).occluded == (not grain_shows)
+    monkeypatch.setattr(board_reader, "hides_texture", lambda match: False)
+    assert not reader.read(frame).occluded  # the colours alone do not find it
 
 
 def test_a_shadow_over_most_of_the_board_leaves_no_brighter_region(brandi4):

@@ -69,10 +69,12 @@ from vision.reader.occlusion import (
     nothing_over_board,
     region_distance,
     region_share,
+    unwitnessed_parts,
     without_grain_shown,
 )
 from vision.reader.palette import balanced_lab, linear_bgr, name_seats, paper_colours
 from vision.reader.seats import playing_seats
+from vision.reader.texture import HIDDEN_TEXTURE, SurfaceTexture, hides_texture
 from vision.reader.trust import AT_REGION_MM, HoleEvidence
 from vision.reader.trust import INPUTS as TRUST_INPUTS
 from vision.reader.warning import ReaderWarning, board_overexposed, kennel_overexposed
@@ -98,6 +100,7 @@ KENNEL_REACH_MM = 22.0  # a kennel marble's shadow and edge fall this far from i
 # (8 mm): the occlusion test sees the board only from the rings (12-14 mm) out, every grid step.
 # Regions all farther than this from every hole hide no marble (`nothing_over_holes`).
 TOUCH_REACH_MM = 20.0
+TEXTURE_NEIGHBOURS = 3  # a pale thing grows over points whose square has this many that tell
 # ... nor does one farther than `AT_REGION_MM` from a hole whose ring still shows the
 # reference's grain this well (correlation): a mug or a phone beside the track leaves the board
 # around the hole in view (path-traced 0389-0630: mugs 16-20 mm from holes whose rings matched
@@ -523,6 +526,7 @@ class BoardReader:
         self._kennel_seats = np.zeros(0, int)
         self._start_classes = np.zeros(0, int)  # each hole's class in the reference
         self._board_white = np.ones(3)  # the plain board's colour in white light
+        self._texture: SurfaceTexture | None = None  # the reference's grain between the holes
         self.warnings: tuple[ReaderWarning, ...] = ()
         self.lens: Lens | None = None  # the camera's distortion, found in the reference
         if reference is not None:
@@ -557,6 +561,8 @@ class BoardReader:
                 [0.0] + [float(m[0, :3].mean()) for m in self.prototypes.means[1:]])
             self._kennel_reach = around_kennels(self.grid, centres, start > 0)
             self._surface = self.grid.sample(reference, fit)
+            self._texture = SurfaceTexture.learn(self.grid.points_mm.reshape(-1, 2), reference,
+                                                 fit)
             self.baseline = Baseline.learn(self.grid, self._surface, features.ring,
                                            self._kennel_reach)
             self._kennel_seats = kennel_seats
@@ -591,6 +597,30 @@ class BoardReader:
     def _measure(self, image: np.ndarray) -> tuple[BoardFit, HoleFeatures]:
         fit = self.locator.locate(image)
         return fit, HoleFeatures.measure(self.sampler.sample(image, fit))
+
+    def _hiding_texture(self, image: np.ndarray, fit: BoardFit, brighter: np.ndarray,
+                        witnesses: np.ndarray) -> np.ndarray:
+        """The parts of a region much brighter than the board (`Foreign.brighter`) that lie
+        over too few of the ``witnesses`` to be judged by their grain (`unwitnessed_parts`)
+        and hide the board's own texture (`hides_texture`): a pale hand over a grey board
+        between the holes, where a lamp's glare keeps the grain. (Asked only where nothing
+        else was found: the trust network learnt its doubt beside the regions the colours
+        show.) Each is grown over the
+        points connected to it whose texture is hidden too (`HIDDEN_TEXTURE`, averaged over
+        the told points around each, `TEXTURE_NEIGHBOURS` at least): the rest of the hand,
+        whose colour the light test took for light, its fingers out to the holes."""
+        assert self._texture is not None
+        found = [part for part in unwitnessed_parts(self.grid, brighter, witnesses)
+                 if hides_texture(self._texture.match(image, fit,
+                                                      np.flatnonzero(part[self.grid.cells])))]
+        if not found:
+            return np.zeros_like(brighter)
+        everywhere = np.arange(len(self.grid.points_mm))
+        around = self.grid.told_average(self._texture.match(image, fit, everywhere),
+                                        TEXTURE_NEIGHBOURS)
+        with np.errstate(invalid="ignore"):  # NaN: untold, not hidden
+            hidden = around < HIDDEN_TEXTURE
+        return self.grid.grown(np.logical_or.reduce(found), everywhere[hidden])
 
     def _hidden_if_emptied(self, evidence: HoleEvidence, bare: np.ndarray) -> np.ndarray:
         """(N,) holes that, if clearly doubted and found empty, have something over them
@@ -691,9 +721,11 @@ class BoardReader:
             assert self.baseline is not None
             foreign = self.baseline.foreign_regions(self.grid.sample(image, fit), features.ring)
             empty_before = self._start_classes == 0  # the grain's witnesses
-            foreign = foreign._replace(region=(
-                without_grain_shown(self.grid, foreign.region, *patterns[:2], empty_before)
-                | hiding_grain(self.grid, foreign.brighter, *patterns[:2], empty_before)))
+            region = (without_grain_shown(self.grid, foreign.region, *patterns[:2], empty_before)
+                      | hiding_grain(self.grid, foreign.brighter, *patterns[:2], empty_before))
+            if not region.any():
+                region = self._hiding_texture(image, fit, foreign.brighter, empty_before)
+            foreign = foreign._replace(region=region)
             scores = without_ruled_out(
                 scores, self._ruled_out(features, prototypes, pairs, noise=foreign.noise))
             evidence = self._evidence(features, prototypes, distance, scores, patterns,

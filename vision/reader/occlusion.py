@@ -161,6 +161,23 @@ class SurfaceGrid:
             averaged[channel] = np.take(total, self.flat_cells, mode="clip") / self._average_weight
         return averaged
 
+    def told_average(self, values: np.ndarray, least: int) -> np.ndarray:
+        """(M,) each usable point's ``values`` (M,; NaN: untold) averaged over the told points
+        in the `AVERAGE_MM` square around it; NaN where fewer than ``least`` tell."""
+        told = np.isfinite(values)
+        planes = np.zeros((2, *self.shape), np.float32)
+        planes[0][self.cells] = np.where(told, values, 0.0)
+        planes[1][self.cells] = told
+        total, count = (self.box_sum(plane)[self.cells] for plane in planes)
+        return np.where(count >= least, total / np.maximum(count, 1.0), np.nan)
+
+    def grown(self, part: np.ndarray, points: np.ndarray) -> np.ndarray:
+        """The (H, W) part with those of the usable ``points`` (indices) that connect to it."""
+        joined = part.copy()
+        joined[self.cells[0][points], self.cells[1][points]] = True
+        _, labels = cv2.connectedComponents(joined.astype(np.uint8), connectivity=8)
+        return np.asarray(np.isin(labels, np.unique(labels[part])))
+
     def sample(self, image: np.ndarray, fit: BoardFit) -> np.ndarray:
         """(M, 3) float32 log colour of an 8-bit BGR image around every usable grid point,
         where ``fit`` puts the board.
@@ -489,11 +506,30 @@ def hiding_grain(grid: SurfaceGrid, region: np.ndarray, ring_match: np.ndarray,
     return kept
 
 
+def unwitnessed_parts(grid: SurfaceGrid, region: np.ndarray,
+                      witnesses: np.ndarray) -> Iterator[np.ndarray]:
+    """The connected parts of the region over fewer than `GRAIN_HOLES` of the ``witnesses``
+    (within `GRAIN_REACH_MM`): too few holes to tell by their grain whether light or a thing
+    changed the board there."""
+    for part, over in _parts_over(grid, region, witnesses):
+        if over.sum() < GRAIN_HOLES:
+            yield part
+
+
 def _witnessed_parts(grid: SurfaceGrid, region: np.ndarray, ring_match: np.ndarray,
                      disc_match: np.ndarray, witnesses: np.ndarray,
                      ) -> Iterator[tuple[np.ndarray, tuple[float, float]]]:
     """The connected parts of the region over `GRAIN_HOLES` or more of the ``witnesses``
     (within `GRAIN_REACH_MM`), each with the median ring and disc match of those holes."""
+    for part, over in _parts_over(grid, region, witnesses):
+        if over.sum() >= GRAIN_HOLES:
+            yield part, (float(np.median(ring_match[over])), float(np.median(disc_match[over])))
+
+
+def _parts_over(grid: SurfaceGrid, region: np.ndarray,
+                witnesses: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Each connected part of the region with the ``witnesses`` (N,) it lies over (within
+    `GRAIN_REACH_MM`)."""
     if not region.any():
         return
     count, labels = cv2.connectedComponents(region.astype(np.uint8), connectivity=8)
@@ -501,9 +537,7 @@ def _witnessed_parts(grid: SurfaceGrid, region: np.ndarray, ring_match: np.ndarr
     for label in range(1, count):
         part = labels == label
         apart = cv2.distanceTransform((~part).astype(np.uint8), cv2.DIST_L2, 3)
-        over = witnesses & ((apart[rows, cols] * grid.spacing_mm) <= GRAIN_REACH_MM)
-        if over.sum() >= GRAIN_HOLES:
-            yield part, (float(np.median(ring_match[over])), float(np.median(disc_match[over])))
+        yield part, witnesses & ((apart[rows, cols] * grid.spacing_mm) <= GRAIN_REACH_MM)
 
 
 def region_distance(grid: SurfaceGrid, region: np.ndarray) -> np.ndarray:
