@@ -227,6 +227,31 @@ def test_a_pale_thing_over_too_few_holes_is_found_where_it_hides_the_boards_text
     assert not reader.read(frame).occluded  # the colours alone do not find it
 
 
+def test_coloured_light_over_too_few_holes_is_light_where_the_boards_texture_shows(
+        brandi4, monkeypatch):
+    """Path-traced 0690: a lamp switched on beside a kennel changed the board's colour there
+    as a thing would, over too few holes for their grain to tell; the board's own grain
+    between the holes still shows through its light (`vision.reader.texture`)."""
+    start = rendered_start("brandi-4", "wood").image
+    reader = BoardReader(brandi4, start)
+    fit, _ = reader.measure(start)
+    hole = next(np.array([h.x, h.y]) for h in brandi4.holes if h.id == "T5")
+    centre = hole * (1 - 28.0 / np.linalg.norm(hole))
+    circle = np.linspace(0, 2 * np.pi, 60)
+    outline = fit.project(centre + 25.0 * np.column_stack([np.cos(circle), np.sin(circle)]))
+    mask = np.zeros(start.shape[:2], np.float32)
+    cv2.fillPoly(mask, [outline.astype(np.int32)], 1.0)
+    mask = cv2.GaussianBlur(mask, (0, 0), 4.0)[..., None]
+    warm = np.clip(start * np.array([0.55, 0.9, 1.25]), 0, 255)  # B, G, R: a warm lamp
+    frame = (start * (1 - mask) + warm * mask).astype(np.uint8)
+    reader.read(start)
+    evidence = reader.read(frame).evidence
+    assert evidence is not None and evidence.nothing_over
+    monkeypatch.setattr(board_reader, "shows_texture", lambda match: False)
+    evidence = reader.read(frame).evidence
+    assert evidence is not None and not evidence.nothing_over  # its colour alone: a thing
+
+
 def test_a_shadow_over_most_of_the_board_leaves_no_brighter_region(brandi4):
     """Where a shadow falls over most of the board, the median change of light is the
     shadow's and the rest of the board is brighter than that: `Foreign.brighter` measures

@@ -13,6 +13,7 @@ from vision.reader.texture import (
     TEXTURE_WITNESSES,
     SurfaceTexture,
     hides_texture,
+    shows_texture,
 )
 
 # Board mm to pixels: 2 px per mm, y up, the board's centre at (200, 200).
@@ -44,6 +45,8 @@ def test_light_keeps_the_grain_a_smooth_pale_thing_hides_it():
     assert np.max(texture.match(hand, FIT, inside)) < HIDDEN_TEXTURE
     assert np.min(texture.match(hand, FIT, outside)) > 0.9
     assert hides_texture(texture.match(hand, FIT, inside))
+    assert not shows_texture(texture.match(hand, FIT, inside))
+    assert shows_texture(texture.match(lit, FIT, inside))
     assert not hides_texture(texture.match(lit, FIT, inside))
 
 
@@ -66,9 +69,32 @@ def test_overexposed_or_textureless_squares_tell_nothing():
 def test_a_region_hides_the_grain_only_where_enough_of_its_points_tell(told):
     match = np.concatenate([np.full(told, 0.0), np.full(20, np.nan)])
     assert hides_texture(match) == (told >= TEXTURE_WITNESSES)
+    assert shows_texture(match + 1.0) == (told >= TEXTURE_WITNESSES)
 
 
 def test_no_points_no_matches():
     texture = SurfaceTexture.learn(POINTS, grained_board(), FIT)
     assert texture.match(grained_board(2), FIT, np.zeros(0, int)).shape == (0,)
-    assert not hides_texture(np.zeros(0))
+    assert not hides_texture(np.zeros(0)) and not shows_texture(np.zeros(0))
+
+
+def test_a_region_with_a_few_points_hiding_the_grain_is_no_light():
+    """A hand and its shadow make one region: most of it may show the grain."""
+    shadow = np.full(20, 0.9)
+    assert shows_texture(shadow)
+    assert not shows_texture(np.concatenate([shadow, np.zeros(int(0.1 * 20) + 1)]))
+
+
+def test_the_grain_is_in_view_only_where_most_of_the_board_keeps_it():
+    """A smooth board's "texture" is the sensor's noise: it matches nothing in the next
+    frame, and tells nothing about hands."""
+    grained = SurfaceTexture.learn(POINTS, grained_board(), FIT)
+    assert grained.in_view(grained_board(), FIT)
+
+    def noisy(seed: int) -> np.ndarray:
+        noise = np.random.default_rng(seed).normal(0.0, 6.0, (400, 400, 1))
+        return np.clip(120 + noise, 0, 255).repeat(3, axis=2).astype(np.uint8)
+
+    smooth = SurfaceTexture.learn(POINTS, noisy(1), FIT)
+    assert smooth.told.any()  # the noise passes for texture in one frame ...
+    assert not smooth.in_view(noisy(2), FIT)  # ... but not in the next

@@ -74,7 +74,7 @@ from vision.reader.occlusion import (
 )
 from vision.reader.palette import balanced_lab, linear_bgr, name_seats, paper_colours
 from vision.reader.seats import playing_seats
-from vision.reader.texture import HIDDEN_TEXTURE, SurfaceTexture, hides_texture
+from vision.reader.texture import FADED_TEXTURE, SurfaceTexture, hides_texture, shows_texture
 from vision.reader.trust import AT_REGION_MM, HoleEvidence
 from vision.reader.trust import INPUTS as TRUST_INPUTS
 from vision.reader.warning import ReaderWarning, board_overexposed, kennel_overexposed
@@ -598,17 +598,30 @@ class BoardReader:
         fit = self.locator.locate(image)
         return fit, HoleFeatures.measure(self.sampler.sample(image, fit))
 
+    def _without_texture_shown(self, image: np.ndarray, fit: BoardFit,
+                               region: np.ndarray) -> np.ndarray:
+        """The region without its connected parts that keep the board's own texture
+        (`shows_texture`): light, however their colour changed (path-traced 0690: a lamp
+        switched on beside a kennel; its glare's edge matched 0.89)."""
+        assert self._texture is not None
+        kept = region.copy()
+        for part in self.grid.parts(region):
+            if shows_texture(self._texture.match(image, fit,
+                                                 np.flatnonzero(part[self.grid.cells]))):
+                kept &= ~part
+        return kept
+
     def _hiding_texture(self, image: np.ndarray, fit: BoardFit, brighter: np.ndarray,
                         witnesses: np.ndarray) -> np.ndarray:
         """The parts of a region much brighter than the board (`Foreign.brighter`) that lie
         over too few of the ``witnesses`` to be judged by their grain (`unwitnessed_parts`)
         and hide the board's own texture (`hides_texture`): a pale hand over a grey board
-        between the holes, where a lamp's glare keeps the grain. (Asked only where nothing
-        else was found: the trust network learnt its doubt beside the regions the colours
-        show.) Each is grown over the
-        points connected to it whose texture is hidden too (`HIDDEN_TEXTURE`, averaged over
+        between the holes, where a lamp's glare keeps the grain. Each is grown over the
+        points connected to it whose texture is faded too (`FADED_TEXTURE`, averaged over
         the told points around each, `TEXTURE_NEIGHBOURS` at least): the rest of the hand,
-        whose colour the light test took for light, its fingers out to the holes."""
+        whose colour the light test took for light, its fingers out to the holes. (Asked
+        only where nothing else was found: the trust network learnt its doubt beside the
+        regions the colours show.)"""
         assert self._texture is not None
         found = [part for part in unwitnessed_parts(self.grid, brighter, witnesses)
                  if hides_texture(self._texture.match(image, fit,
@@ -619,7 +632,7 @@ class BoardReader:
         around = self.grid.told_average(self._texture.match(image, fit, everywhere),
                                         TEXTURE_NEIGHBOURS)
         with np.errstate(invalid="ignore"):  # NaN: untold, not hidden
-            hidden = around < HIDDEN_TEXTURE
+            hidden = around < FADED_TEXTURE
         return self.grid.grown(np.logical_or.reduce(found), everywhere[hidden])
 
     def _hidden_if_emptied(self, evidence: HoleEvidence, bare: np.ndarray) -> np.ndarray:
@@ -723,8 +736,11 @@ class BoardReader:
             empty_before = self._start_classes == 0  # the grain's witnesses
             region = (without_grain_shown(self.grid, foreign.region, *patterns[:2], empty_before)
                       | hiding_grain(self.grid, foreign.brighter, *patterns[:2], empty_before))
-            if not region.any():
-                region = self._hiding_texture(image, fit, foreign.brighter, empty_before)
+            if (region.any() or foreign.brighter.any()) and self._texture is not None \
+                    and self._texture.in_view(image, fit):
+                region = self._without_texture_shown(image, fit, region)
+                if not region.any():
+                    region = self._hiding_texture(image, fit, foreign.brighter, empty_before)
             foreign = foreign._replace(region=region)
             scores = without_ruled_out(
                 scores, self._ruled_out(features, prototypes, pairs, noise=foreign.noise))

@@ -171,6 +171,12 @@ class SurfaceGrid:
         total, count = (self.box_sum(plane)[self.cells] for plane in planes)
         return np.where(count >= least, total / np.maximum(count, 1.0), np.nan)
 
+    def parts(self, region: np.ndarray) -> Iterator[np.ndarray]:
+        """The connected parts of an (H, W) region."""
+        count, labels = cv2.connectedComponents(region.astype(np.uint8), connectivity=8)
+        for label in range(1, count):
+            yield labels == label
+
     def grown(self, part: np.ndarray, points: np.ndarray) -> np.ndarray:
         """The (H, W) part with those of the usable ``points`` (indices) that connect to it."""
         joined = part.copy()
@@ -530,12 +536,8 @@ def _parts_over(grid: SurfaceGrid, region: np.ndarray,
                 witnesses: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """Each connected part of the region with the ``witnesses`` (N,) it lies over (within
     `GRAIN_REACH_MM`)."""
-    if not region.any():
-        return
-    count, labels = cv2.connectedComponents(region.astype(np.uint8), connectivity=8)
     rows, cols = grid.ring_cells
-    for label in range(1, count):
-        part = labels == label
+    for part in grid.parts(region):
         apart = cv2.distanceTransform((~part).astype(np.uint8), cv2.DIST_L2, 3)
         yield part, witnesses & ((apart[rows, cols] * grid.spacing_mm) <= GRAIN_REACH_MM)
 

@@ -9,10 +9,13 @@ reference's says how much of the grain still shows (1: all of it, about 0: none)
 
 A point says nothing where either frame is overexposed there (`CLIPPED_LEVEL`: glare flattens
 the grain) or where the reference shows too little texture to tell from the sensor's noise
-(`LEAST_CONTRAST`). A region hides the grain when enough of its points tell
+(`LEAST_CONTRAST`); and nothing at all where the board's grain is not in view over most of
+the board (`SurfaceTexture.in_view`: a smooth board's "texture" is the sensor's noise). A region
+hides the grain when enough of its points tell
 (`TEXTURE_WITNESSES`) and their median match lies below `HIDDEN_TEXTURE`: on path-traced frames
 the brighter regions over hands match −0.06 to 0.08, over lamps switched on or moved 0.66 to
-0.92.
+0.92. It shows the grain from `SHOWN_TEXTURE` up, with few points hiding it
+(`LIGHT_HIDDEN_SHARE`): light, whatever its colour did.
 """
 
 from __future__ import annotations
@@ -30,7 +33,11 @@ PATCH_SIDE = 5  # samples along each side of it
 CLIPPED_LEVEL = 250  # a grey level this high may be overexposed: no texture to see
 LEAST_CONTRAST = 0.02  # least spread of the reference's log brightness over a square (texture)
 TEXTURE_WITNESSES = 8  # points of a region that must tell their texture to judge it ...
-HIDDEN_TEXTURE = 0.3  # ... by their median match: below this, the grain is hidden (a thing)
+HIDDEN_TEXTURE = 0.15  # ... by their median match: below this, the grain is hidden (a thing)
+FADED_TEXTURE = 0.3  # a found thing extends over the points around it matching below this
+SHOWN_TEXTURE = 0.6  # ... and from this up, it shows through (light) ...
+LIGHT_HIDDEN_SHARE = 0.1  # ... unless more of its points than this hide it (a hand's shadow)
+SPREAD_POINTS = 400  # told points over the board that show whether its grain is in view
 
 
 def _offsets() -> np.ndarray:
@@ -73,6 +80,7 @@ class SurfaceTexture:
     points_mm: np.ndarray  # (M, 2)
     patterns: np.ndarray  # (M, K) the reference's squares, centred, unit length (0: untold)
     told: np.ndarray  # (M,) the reference shows texture there, unclipped
+    spread: np.ndarray  # (S,) told points spread over the board (`in_view`)
 
     @classmethod
     def learn(cls, points_mm: np.ndarray, reference: np.ndarray,
@@ -83,7 +91,19 @@ class SurfaceTexture:
         told = ~clipped & (spread >= LEAST_CONTRAST)
         norm = np.sqrt((centred ** 2).sum(axis=1, keepdims=True))
         patterns = np.where(told[:, None], centred / np.maximum(norm, 1e-9), 0.0)
-        return cls(points_mm, patterns.astype(np.float32), told)
+        spread = np.flatnonzero(told)
+        spread = spread[np.linspace(0, len(spread) - 1, min(SPREAD_POINTS, len(spread)))
+                        .astype(int)]
+        return cls(points_mm, patterns.astype(np.float32), told, spread)
+
+    def in_view(self, image: np.ndarray, fit: BoardFit) -> bool:
+        """Whether the board's grain shows in ``image`` at all: most of `SPREAD_POINTS` told
+        points over the board still match the reference's (`SHOWN_TEXTURE`). Where the
+        reference's "texture" was only its sensor noise (a smooth board), nothing matches,
+        and texture tells nothing about what lies over the board."""
+        match = self.match(image, fit, self.spread)
+        told = match[np.isfinite(match)]
+        return len(told) >= TEXTURE_WITNESSES and float(np.median(told)) >= SHOWN_TEXTURE
 
     def match(self, image: np.ndarray, fit: BoardFit, points: np.ndarray) -> np.ndarray:
         """(P,) how well the texture around each of ``points`` (indices into the grid's usable
@@ -101,3 +121,13 @@ def hides_texture(match: np.ndarray) -> bool:
     hides the board's grain there."""
     told = match[np.isfinite(match)]
     return len(told) >= TEXTURE_WITNESSES and float(np.median(told)) < HIDDEN_TEXTURE
+
+
+def shows_texture(match: np.ndarray) -> bool:
+    """Whether the points of one region (their `SurfaceTexture.match`) show that the board's
+    grain is still in view there: light changed it, nothing lies over it. A hand with its
+    shadow is one region, in which the shadow's points may be most: a few points hiding the
+    grain keep it a thing (`LIGHT_HIDDEN_SHARE`)."""
+    told = match[np.isfinite(match)]
+    return (len(told) >= TEXTURE_WITNESSES and float(np.median(told)) >= SHOWN_TEXTURE
+            and float(np.mean(told < HIDDEN_TEXTURE)) <= LIGHT_HIDDEN_SHARE)
