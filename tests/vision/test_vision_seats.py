@@ -13,7 +13,7 @@ from vision.reader import seats
 from vision.reader.board_reader import BoardReader
 from vision.reader.features import LOG_OFFSET, HoleFeatures
 from vision.reader.holes import HoleSampler
-from vision.reader.seats import playing_seats, unlike_dimples
+from vision.reader.seats import playing_seats, plays, unlike_dimples
 from vision.render import RenderConditions, render, start_occupancy
 
 DIM = {"light_level": 0.4, "noise_sigma": 3.0, "blur_sigma": 0.7, "jpeg_quality": 70}
@@ -188,3 +188,16 @@ def test_dull_glass_evener_than_every_dimple_plays_where_dimples_glint_unevenly(
     assert (unlike_dimples(profile, dull, kennel) > 1.0).all()
     assert (unlike_dimples(profile, dull, home) < 1.0).all()
     assert 3 in playing_seats(profile, dull)
+
+
+@pytest.mark.parametrize(("evidence", "unlike", "playing"), [
+    (2.87, 0.76, True),   # bench/vision.py --seed 2030 --shuffle-colours, case 181: white glass
+    (2.15, 0.77, True),   # ... case 541: white glass on aluminium, both in bright light
+    (3.0, 0.0, True),
+    (0.0, 1.01, True),
+    (2.43, 0.05, False),  # the empty kennels most like a full one over 4 700 rendered references
+    (1.36, 0.82, False),
+    (2.9, 0.0, False),
+])
+def test_a_kennel_plays_by_either_kind_of_evidence_or_both_together(evidence, unlike, playing):
+    assert plays(evidence, unlike) == playing

@@ -26,7 +26,8 @@ similar light (`unlike_dimples`): a kennel hole is drilled as a home hole and, e
 inside as it, so its centre shows the same colour balance and the same unevenness relative to
 its brightness, whatever paint lies around it; a marble shows its own. Where a centre is
 overexposed (white glass over a white band in bright light), it shows only that it is much
-brighter than those dimples.
+brighter than those dimples. White glass in bright light can fall a little short of both
+limits, clear of every empty kennel, and plays by the two together (`JOINT_EVIDENCE`).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from vision.reader.features import LOG_OFFSET, SECTORS, HoleFeatures, brightness
 from vision.reader.holes import DISC_OFFSETS, RIM_OFFSETS, RING_OFFSETS
 
 PLAYING_EVIDENCE = 2.95  # evidence of a kennel's holes (`seat_evidence`) above which it plays
+JOINT_EVIDENCE = 1.4  # ... or with its unlikeness to dimples, in units of their limits, summed
 SIMILAR_LIGHT = 16  # plain track holes that show what an empty hole looks like in its light
 SIMILAR_HOMES = 8  # home holes that show an empty dimple's shading in that light
 LEVEL_ERROR = 1.0  # 8-bit levels any reading may be off by
@@ -73,8 +75,16 @@ def playing_seats(profile: BoardProfile, features: HoleFeatures) -> list[int]:
     evidence = marble_evidence(profile, features, kennel)
     unlike = unlike_dimples(profile, features, kennel)
     return [seat for seat in range(profile.seats) if (seats == seat).any()
-            and (seat_evidence(evidence[seats == seat]) > PLAYING_EVIDENCE
-                 or _lower_median(unlike[seats == seat]) > 1.0)]
+            and plays(seat_evidence(evidence[seats == seat]), _lower_median(unlike[seats == seat]))]
+
+
+def plays(evidence: float, unlike: float) -> bool:
+    """Whether a kennel holds marbles, by its holes' marble ``evidence`` (`seat_evidence`)
+    and how ``unlike`` the home dimples most of them are (`unlike_dimples`): either beyond
+    its limit (`PLAYING_EVIDENCE`, 1), or both together, each in units of its limit, beyond
+    `JOINT_EVIDENCE`."""
+    return (evidence > PLAYING_EVIDENCE or unlike > 1.0
+            or evidence / PLAYING_EVIDENCE + unlike > JOINT_EVIDENCE)
 
 
 def unlike_dimples(profile: BoardProfile, features: HoleFeatures,
