@@ -74,7 +74,13 @@ from vision.reader.occlusion import (
 )
 from vision.reader.palette import balanced_lab, linear_bgr, name_seats, paper_colours
 from vision.reader.seats import playing_seats
-from vision.reader.texture import FADED_TEXTURE, SurfaceTexture, hides_texture, shows_texture
+from vision.reader.texture import (
+    FADED_TEXTURE,
+    TEXTURE_NEIGHBOURS,
+    SurfaceTexture,
+    hides_texture,
+    shows_texture,
+)
 from vision.reader.trust import AT_REGION_MM, HoleEvidence
 from vision.reader.trust import INPUTS as TRUST_INPUTS
 from vision.reader.warning import ReaderWarning, board_overexposed, kennel_overexposed
@@ -100,7 +106,6 @@ KENNEL_REACH_MM = 22.0  # a kennel marble's shadow and edge fall this far from i
 # (8 mm): the occlusion test sees the board only from the rings (12-14 mm) out, every grid step.
 # Regions all farther than this from every hole hide no marble (`nothing_over_holes`).
 TOUCH_REACH_MM = 20.0
-TEXTURE_NEIGHBOURS = 3  # a pale thing grows over points whose square has this many that tell
 # ... nor does one farther than `AT_REGION_MM` from a hole whose ring still shows the
 # reference's grain this well (correlation): a mug or a phone beside the track leaves the board
 # around the hole in view (path-traced 0389-0630: mugs 16-20 mm from holes whose rings matched

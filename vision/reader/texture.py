@@ -10,12 +10,13 @@ reference's says how much of the grain still shows (1: all of it, about 0: none)
 A point says nothing where either frame is overexposed there (`CLIPPED_LEVEL`: glare flattens
 the grain) or where the reference shows too little texture to tell from the sensor's noise
 (`LEAST_CONTRAST`); and nothing at all where the board's grain is not in view over most of
-the board (`SurfaceTexture.in_view`: a smooth board's "texture" is the sensor's noise). A region
-hides the grain when enough of its points tell
-(`TEXTURE_WITNESSES`) and their median match lies below `HIDDEN_TEXTURE`: on path-traced frames
-the brighter regions over hands match −0.06 to 0.08, over lamps switched on or moved 0.66 to
-0.92. It shows the grain from `SHOWN_TEXTURE` up, with few points hiding it
-(`LIGHT_HIDDEN_SHARE`): light, whatever its colour did.
+the board (`SurfaceTexture.in_view`: a smooth board's "texture" is the sensor's noise).
+
+A region hides the grain when enough of its points tell (`TEXTURE_WITNESSES`) and their median
+match lies below `HIDDEN_TEXTURE`: on path-traced frames the brighter regions over hands match
+−0.06 to 0.08, over lamps switched on or moved 0.66 to 0.92. It shows the grain from
+`SHOWN_TEXTURE` up, with few points hiding it (`LIGHT_HIDDEN_SHARE`): light, whatever its
+colour did.
 """
 
 from __future__ import annotations
@@ -34,9 +35,10 @@ CLIPPED_LEVEL = 250  # a grey level this high may be overexposed: no texture to 
 LEAST_CONTRAST = 0.02  # least spread of the reference's log brightness over a square (texture)
 TEXTURE_WITNESSES = 8  # points of a region that must tell their texture to judge it ...
 HIDDEN_TEXTURE = 0.15  # ... by their median match: below this, the grain is hidden (a thing)
-FADED_TEXTURE = 0.3  # a found thing extends over the points around it matching below this
 SHOWN_TEXTURE = 0.6  # ... and from this up, it shows through (light) ...
 LIGHT_HIDDEN_SHARE = 0.1  # ... unless more of its points than this hide it (a hand's shadow)
+FADED_TEXTURE = 0.3  # a found thing extends over the points around it matching below this ...
+TEXTURE_NEIGHBOURS = 3  # ... averaged over the told points of their square, this many at least
 SPREAD_POINTS = 400  # told points over the board that show whether its grain is in view
 
 
@@ -87,14 +89,13 @@ class SurfaceTexture:
               fit: BoardFit) -> SurfaceTexture:
         """The texture of a reference frame at (M, 2) board points, where ``fit`` puts it."""
         logs, clipped = _squares(reference, fit, points_mm)
-        centred, spread = _centred(logs)
-        told = ~clipped & (spread >= LEAST_CONTRAST)
+        centred, contrast = _centred(logs)
+        told = ~clipped & (contrast >= LEAST_CONTRAST)
         norm = np.sqrt((centred ** 2).sum(axis=1, keepdims=True))
         patterns = np.where(told[:, None], centred / np.maximum(norm, 1e-9), 0.0)
-        spread = np.flatnonzero(told)
-        spread = spread[np.linspace(0, len(spread) - 1, min(SPREAD_POINTS, len(spread)))
-                        .astype(int)]
-        return cls(points_mm, patterns.astype(np.float32), told, spread)
+        indices = np.flatnonzero(told)
+        every = np.linspace(0, len(indices) - 1, min(SPREAD_POINTS, len(indices))).astype(int)
+        return cls(points_mm, patterns.astype(np.float32), told, indices[every])
 
     def in_view(self, image: np.ndarray, fit: BoardFit) -> bool:
         """Whether the board's grain shows in ``image`` at all: most of `SPREAD_POINTS` told
