@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from hw import BoardProfile, load_profile
-from tests.vision.conftest import some_position
+from tests.vision.conftest import benchmark_case, some_position
 from vision.reader import board_reader
 from vision.reader.board_reader import STAYED_DISC, UNCHANGED_DISC, BoardReader, Learned
 from vision.reader.features import CLIPPED_LOG
@@ -163,11 +163,15 @@ def test_a_kennel_hole_whose_disc_shows_the_reference_pattern_still_holds_its_ma
     assert reading.holes == later
 
 
+DOUBT = 2.0  # the doubting trust network's doubt of every hole (logits)
+
+
 def _hands_and_a_doubting_trust(
         name: str, frame_seed: int,
 ) -> tuple[BoardProfile, np.ndarray, dict[str, str | None], np.ndarray, Learned]:
     """A board's reference, a later position and its frame with two hands over the board, and
-    the shipped networks with a trust network that doubts every hole."""
+    the shipped networks with a trust network that doubts every hole by 2 logits (as it
+    doubts holes beside a hand)."""
     profile = load_profile(name)
     reference = render(profile, start_occupancy(profile), RenderConditions(), seed=3).image
     later = some_position(profile, seed=4)
@@ -175,7 +179,9 @@ def _hands_and_a_doubting_trust(
                    seed=frame_seed).image
     shipped = Learned.shipped()
     assert shipped.trust is not None
-    doubting = Learned(shipped.match, replace(shipped.trust, threshold=1e9))
+    *hidden, (weights, bias) = shipped.trust.layers
+    constant = (*hidden, (np.zeros_like(weights), np.zeros_like(bias)))  # every logit 0
+    doubting = Learned(shipped.match, replace(shipped.trust, layers=constant, threshold=DOUBT))
     return profile, reference, later, frame, doubting
 
 
@@ -192,7 +198,7 @@ def test_an_empty_dimple_in_view_is_read_empty_whatever_the_trust_network_doubts
     reading = reader.read(frame)
     assert reading.evidence is not None
     nowhere = np.zeros(len(reading.holes), bool)  # no hole taken for its empty neighbours' look
-    in_view = reader._empty_in_view(reading.evidence, nowhere)
+    in_view = reader._empty_in_view(reading.evidence, nowhere, DOUBT)
     ids = list(reading.holes)
     assert in_view.sum() > len(ids) // 2
     for index in np.flatnonzero(in_view):
@@ -202,6 +208,20 @@ def test_an_empty_dimple_in_view_is_read_empty_whatever_the_trust_network_doubts
     monkeypatch.setattr(board_reader, "CLEAR_EMPTY_MARGIN", np.inf)
     doubted = BoardReader(profile, reference, doubting).read(frame)
     assert any(doubted.holes[ids[index]] == "?" for index in np.flatnonzero(in_view))
+
+
+def test_fingers_over_a_marble_that_look_like_a_dimple_by_less_than_the_doubt_are_unknown():
+    """`bench/vision.py --seed 2026 --shuffle-colours`, case 567: fingers cover a black marble
+    on `T77`. The match network ranks the hole empty by 9.7 log-odds and its disc matches the
+    reference's dimple (0.86), but the trust network doubts it by 13.7: an empty dimple in view
+    must be read empty by more than it is doubted."""
+    profile, start, frame, occupancy = benchmark_case(2026, 567)
+    reader = BoardReader(profile, start.image)
+    reader.read(start.image)
+    reading = reader.read(frame.image)
+    assert occupancy["T77"] == "black" and frame.cover["T77"] > 0.9
+    assert reading.holes["T77"] == "?"
+    assert reading.occluded
 
 
 def test_an_empty_dimple_in_a_shadow_is_read_empty_whatever_the_trust_network_doubts(
@@ -218,7 +238,8 @@ def test_an_empty_dimple_in_a_shadow_is_read_empty_whatever_the_trust_network_do
     assert evidence is not None
     ids = list(reading.holes)
     nowhere = np.zeros(len(reading.holes), bool)  # the next test's rule: off
-    shaded = reader._empty_in_view(evidence, nowhere) & (evidence.disc_match < UNCHANGED_DISC)
+    shaded = (reader._empty_in_view(evidence, nowhere, DOUBT)
+              & (evidence.disc_match < UNCHANGED_DISC))
     assert shaded.any()
     for index in np.flatnonzero(shaded):
         assert reading.holes[ids[index]] is None and later[ids[index]] is None
@@ -254,8 +275,8 @@ def test_an_empty_dimple_that_looks_like_the_empty_holes_around_is_read_empty(
     empty_residual = reader.prototypes.scaled_residuals(reading.features)[0]
     changed_light = reader._in_changed_light(evidence, empty_residual)
     nowhere = np.zeros(len(ids), bool)
-    like_empty = (reader._empty_in_view(evidence, changed_light)
-                  & ~reader._empty_in_view(evidence, nowhere))
+    like_empty = (reader._empty_in_view(evidence, changed_light, DOUBT)
+                  & ~reader._empty_in_view(evidence, nowhere, DOUBT))
     assert like_empty.any()
     for index in np.flatnonzero(like_empty):
         assert later[ids[index]] is None
