@@ -78,6 +78,7 @@ from vision.reader.texture import (
     FADED_TEXTURE,
     TEXTURE_NEIGHBOURS,
     SurfaceTexture,
+    grey_levels,
     hides_texture,
     shows_texture,
 )
@@ -603,20 +604,21 @@ class BoardReader:
         fit = self.locator.locate(image)
         return fit, HoleFeatures.measure(self.sampler.sample(image, fit))
 
-    def _without_texture_shown(self, image: np.ndarray, fit: BoardFit,
+    def _without_texture_shown(self, grey: np.ndarray, fit: BoardFit,
                                region: np.ndarray) -> np.ndarray:
         """The region without its connected parts that keep the board's own texture
-        (`shows_texture`): light, however their colour changed (path-traced 0690: a lamp
-        switched on beside a kennel; its glare's edge matched 0.89)."""
+        (`shows_texture`, in the frame's ``grey`` levels): light, however their colour
+        changed (path-traced 0690: a lamp switched on beside a kennel; its glare's edge
+        matched 0.89)."""
         assert self._texture is not None
         kept = region.copy()
         for part in self.grid.parts(region):
-            if shows_texture(self._texture.match(image, fit,
+            if shows_texture(self._texture.match(grey, fit,
                                                  np.flatnonzero(part[self.grid.cells]))):
                 kept &= ~part
         return kept
 
-    def _hiding_texture(self, image: np.ndarray, fit: BoardFit, brighter: np.ndarray,
+    def _hiding_texture(self, grey: np.ndarray, fit: BoardFit, brighter: np.ndarray,
                         witnesses: np.ndarray) -> np.ndarray:
         """The parts of a region much brighter than the board (`Foreign.brighter`) that lie
         over too few of the ``witnesses`` to be judged by their grain (`unwitnessed_parts`)
@@ -629,12 +631,12 @@ class BoardReader:
         regions the colours show.)"""
         assert self._texture is not None
         found = [part for part in unwitnessed_parts(self.grid, brighter, witnesses)
-                 if hides_texture(self._texture.match(image, fit,
+                 if hides_texture(self._texture.match(grey, fit,
                                                       np.flatnonzero(part[self.grid.cells])))]
         if not found:
             return np.zeros_like(brighter)
         everywhere = np.arange(len(self.grid.points_mm))
-        around = self.grid.told_average(self._texture.match(image, fit, everywhere),
+        around = self.grid.told_average(self._texture.match(grey, fit, everywhere),
                                         TEXTURE_NEIGHBOURS)
         with np.errstate(invalid="ignore"):  # NaN: untold, not hidden
             hidden = around < FADED_TEXTURE
@@ -745,11 +747,13 @@ class BoardReader:
             empty_before = self._start_classes == 0  # the grain's witnesses
             region = (without_grain_shown(self.grid, foreign.region, *patterns[:2], empty_before)
                       | hiding_grain(self.grid, foreign.brighter, *patterns[:2], empty_before))
-            if (region.any() or foreign.brighter.any()) and self._texture is not None \
-                    and self._texture.in_view(image, fit):
-                region = self._without_texture_shown(image, fit, region)
-                if not region.any():
-                    region = self._hiding_texture(image, fit, foreign.brighter, empty_before)
+            if (region.any() or foreign.brighter.any()) and self._texture is not None:
+                grey = grey_levels(image)  # once: every texture match below samples it
+                if self._texture.in_view(grey, fit):
+                    region = self._without_texture_shown(grey, fit, region)
+                    if not region.any():
+                        region = self._hiding_texture(grey, fit, foreign.brighter,
+                                                      empty_before)
             foreign = foreign._replace(region=region)
             scores = without_ruled_out(
                 scores, self._ruled_out(features, prototypes, pairs, noise=foreign.noise))

@@ -54,13 +54,19 @@ _OFFSETS = _offsets()
 _LIGHT = np.linalg.qr(np.column_stack([np.ones(len(_OFFSETS)), _OFFSETS]))[0].astype(np.float32)
 
 
+def grey_levels(image: np.ndarray) -> np.ndarray:
+    """The grey levels of an 8-bit BGR frame (a grey frame as it is): convert a frame once
+    where it is matched several times."""
+    return image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+
+
 def _squares(image: np.ndarray, fit: BoardFit,
              points_mm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(P, K) log grey level of the squares around (P, 2) board points, and (P,) whether any
     sample of a square may be overexposed."""
     if not len(points_mm):
         return np.zeros((0, len(_OFFSETS)), np.float32), np.zeros(0, bool)
-    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    grey = grey_levels(image)
     where = (points_mm[:, None, :] + _OFFSETS[None]).reshape(-1, 2)
     pixels = fit.project(where).astype(np.float32).reshape(len(points_mm), -1, 2)
     levels = cv2.remap(grey, pixels, None, cv2.INTER_LINEAR,
