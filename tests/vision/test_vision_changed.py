@@ -273,8 +273,7 @@ def test_an_empty_dimple_that_looks_like_the_empty_holes_around_is_read_empty(
     assert reader.prototypes is not None
     ids = list(reading.holes)
     empty_residual = reader.prototypes.scaled_residuals(reading.features)[0]
-    changed_light = reader._in_changed_light(
-        evidence, reader._from_empty_around(evidence, empty_residual))
+    changed_light = reader._in_changed_light(evidence, empty_residual)
     nowhere = np.zeros(len(ids), bool)
     like_empty = (reader._empty_in_view(evidence, changed_light, DOUBT)
                   & ~reader._empty_in_view(evidence, nowhere, DOUBT))
@@ -347,27 +346,3 @@ def test_a_marble_ruled_out_as_changed_that_does_not_look_empty_either_is_unknow
     scores[0, [kennel, track]] = board_reader.EMPTY_SCORE - 1.0  # not found empty either
     # (T5 was empty in the reference: nothing was ruled out there)
     assert np.flatnonzero(reader._emptied_unlike_empty(evidence)).tolist() == [kennel]
-
-
-def test_a_hole_read_empty_by_a_small_margin_unlike_the_empty_holes_around_is_unknown() -> None:
-    """Path-traced 0742: the lamp above was switched off and yellow glass went dark; the
-    networks read two such holes empty by 5.7 and 7.9 log-odds, yet they lay 5.8 and 6.4 from
-    the look of the empty holes around them, where empty holes in view lie within 2.8. A hole
-    read empty by less than `CLEAR_EMPTY_MARGIN` and farther than `UNLIKE_EMPTY_NEIGHBOURS` from
-    its empty neighbours' look holds something: "?". A wide margin, a look like theirs, too
-    few neighbours to tell, or a kennel hole full in the reference: no verdict."""
-    profile = load_profile("brandi-4")
-    reader = BoardReader(profile, render(profile, start_occupancy(profile), RenderConditions(),
-                                         seed=3).image)
-    track, kennel = reader.ids.index("T5"), reader.ids.index("K1.0")
-    holes = len(reader.ids)
-    margin = np.full(holes, board_reader.CLEAR_EMPTY_MARGIN - 2.0)
-    evidence = SimpleNamespace(best=np.zeros(holes, int), margin=margin)
-    far = np.full(holes, board_reader.UNLIKE_EMPTY_NEIGHBOURS + 1.0)
-    unlike = reader._empty_unlike_empty_around(evidence, far)
-    assert unlike[track] and not unlike[kennel]
-    near = np.full(holes, board_reader.UNLIKE_EMPTY_NEIGHBOURS - 1.0)
-    assert not reader._empty_unlike_empty_around(evidence, near).any()
-    assert not reader._empty_unlike_empty_around(evidence, np.full(holes, np.inf)).any()
-    margin[:] = board_reader.CLEAR_EMPTY_MARGIN
-    assert not reader._empty_unlike_empty_around(evidence, far).any()

@@ -196,12 +196,6 @@ SHADED_DISC = 0.3
 # lay closer had lost their disc's pattern (0.14 or less: fingers over a marble among covered
 # holes the networks also read empty).
 LIKE_EMPTY_NEIGHBOURS = 0.8
-# A hole empty in the reference, read empty by less than `CLEAR_EMPTY_MARGIN`, that lies
-# farther than this from the look of those empty holes around it holds something: glass gone
-# dark after the lamp above was switched off (path-traced 0742: yellow, 5.8 and 6.4). Empty
-# holes in view read so lay at most 2.8 from theirs (path-traced 0389-0750; compositing seeds
-# 2024 and 31, 1 000 cases: none), empty holes under hands up to 6.9.
-UNLIKE_EMPTY_NEIGHBOURS = 4.0
 EMPTY_NEIGHBOURS = 4
 EMPTY_NEIGHBOUR_MM = 60.0
 LEAST_EMPTY_NEIGHBOURS = 3
@@ -677,35 +671,18 @@ class BoardReader:
         return np.asarray((evidence.best == 0) & (self._start_classes == 0) & (margin > doubt)
                           & (in_view | shaded | in_changed_light))
 
-    def _from_empty_around(self, evidence: HoleEvidence,
-                           empty_residual: np.ndarray) -> np.ndarray:
-        """(N,) how far each hole looks from the holes around it that were empty in the
-        reference and are read empty by `CLEAR_EMPTY_MARGIN` (`_distance_to_neighbours`;
-        ``empty_residual`` (N, F): every hole's scaled residual from the empty class)."""
-        clearly_empty = ((evidence.best == 0) & (self._start_classes == 0)
-                         & (evidence.margin >= CLEAR_EMPTY_MARGIN))
-        return _distance_to_neighbours(empty_residual, clearly_empty, self._apart)
-
     def _in_changed_light(self, evidence: HoleEvidence,
-                          from_empty_around: np.ndarray) -> np.ndarray:
+                          empty_residual: np.ndarray) -> np.ndarray:
         """(N,) empty dimples in changed light: read empty by `SHADED_EMPTY_MARGIN`, the disc
-        matching `SHADED_DISC`, within `LIKE_EMPTY_NEIGHBOURS` of the look of the empty holes
-        around them (``from_empty_around``, `_from_empty_around`)."""
+        matching `SHADED_DISC`, within `LIKE_EMPTY_NEIGHBOURS` of the look of the holes around
+        them that were empty in the reference and are read empty by `CLEAR_EMPTY_MARGIN`
+        (``empty_residual`` (N, F): every hole's scaled residual from the empty class)."""
         empty_before = (evidence.best == 0) & (self._start_classes == 0)
-        return np.asarray(empty_before & (from_empty_around <= LIKE_EMPTY_NEIGHBOURS)
-                          & (evidence.margin >= SHADED_EMPTY_MARGIN)
+        clearly_empty = empty_before & (evidence.margin >= CLEAR_EMPTY_MARGIN)
+        like_empty = (_distance_to_neighbours(empty_residual, clearly_empty, self._apart)
+                      <= LIKE_EMPTY_NEIGHBOURS)
+        return np.asarray(empty_before & like_empty & (evidence.margin >= SHADED_EMPTY_MARGIN)
                           & (evidence.disc_match >= SHADED_DISC))
-
-    def _empty_unlike_empty_around(self, evidence: HoleEvidence,
-                                   from_empty_around: np.ndarray) -> np.ndarray:
-        """(N,) holes empty in the reference, read empty by less than `CLEAR_EMPTY_MARGIN`,
-        that look unlike the empty holes around them (``from_empty_around`` beyond
-        `UNLIKE_EMPTY_NEIGHBOURS`; infinite, too few of them: no verdict): in this frame's
-        light an empty dimple looks like the others, so something is in this one."""
-        return np.asarray((evidence.best == 0) & (self._start_classes == 0)
-                          & (evidence.margin < CLEAR_EMPTY_MARGIN)
-                          & np.isfinite(from_empty_around)
-                          & (from_empty_around > UNLIKE_EMPTY_NEIGHBOURS))
 
     def _strange_empty_in_region(self, evidence: HoleEvidence,
                                  in_changed_light: np.ndarray) -> np.ndarray:
@@ -782,11 +759,9 @@ class BoardReader:
                 scores, self._ruled_out(features, prototypes, pairs, noise=foreign.noise))
             evidence = self._evidence(features, prototypes, distance, scores, patterns,
                                       foreign)
-            from_empty_around = self._from_empty_around(evidence, residual[0])
-            in_changed_light = self._in_changed_light(evidence, from_empty_around)
+            in_changed_light = self._in_changed_light(evidence, residual[0])
             hidden = (blind_at_region(evidence) | flat_empty(evidence)
                       | self._strange_empty_in_region(evidence, in_changed_light)
-                      | self._empty_unlike_empty_around(evidence, from_empty_around)
                       | self._emptied_unchanged_by_hand(evidence)
                       | self._emptied_unlike_empty(evidence))
             if self.learned.trust is not None:
