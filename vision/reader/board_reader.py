@@ -177,6 +177,12 @@ INVERTED_DISC = -0.3
 # class: disc match at most 0.63 on path-traced 0389-0522; on the compositing draws of seeds
 # 2024 and 2025 (1 200 cases) one black marble under fingers matched 0.96, at a margin of 4.2.
 CLEAR_EMPTY_MARGIN = 8.0
+# Each of these rules also needs the empty class itself to score at least this (log-odds): a
+# margin made only of ruled-out classes says no marble of the reference's look is there, not
+# that the dimple is. (Compositing seed 2027: fingers over blue, green and black marbles in
+# homes, every colour ruled out, scored empty 1.26-1.37, a margin of 23; the empty holes in view
+# these rules read scored 4.62 or more on path-traced 0389-0753 and 12.0 or more on seed 2024.)
+EMPTY_IN_VIEW_SCORE = 3.0
 # So is one read empty by this wider margin that lies this close to the empty class (Gaussian
 # distance) and whose disc still shows some of the reference's pattern (correlation): a dimple
 # in a hand's shadow keeps its pattern's shape, fingers over a marble do not. Marbles under
@@ -662,14 +668,17 @@ class BoardReader:
         dimples in changed light (``in_changed_light`` (N,), `_in_changed_light`). In each
         case by a margin (log-odds) larger than the trust network's ``doubt`` (N, logits):
         fingers over a marble looked like a dimple by 8.4 to 9.7 log-odds, doubted by 10.4
-        to 16.3 (compositing seeds 2026 and 31)."""
+        to 16.3 (compositing seeds 2026 and 31). And always with the empty class scoring
+        `EMPTY_IN_VIEW_SCORE` (with a match network: its scores are log-odds)."""
         margin = evidence.margin
         in_view = (margin >= CLEAR_EMPTY_MARGIN) & (evidence.disc_match >= UNCHANGED_DISC)
         shaded = ((margin >= SHADED_EMPTY_MARGIN)
                   & (evidence.distance[0] <= SHADED_EMPTY_DISTANCE)
                   & (evidence.disc_match >= SHADED_DISC))
+        looks_empty = (evidence.scores[0] >= EMPTY_IN_VIEW_SCORE
+                       if self.learned is not None and self.learned.match is not None else True)
         return np.asarray((evidence.best == 0) & (self._start_classes == 0) & (margin > doubt)
-                          & (in_view | shaded | in_changed_light))
+                          & looks_empty & (in_view | shaded | in_changed_light))
 
     def _in_changed_light(self, evidence: HoleEvidence,
                           empty_residual: np.ndarray) -> np.ndarray:
