@@ -224,6 +224,25 @@ def test_fingers_over_a_marble_that_look_like_a_dimple_by_less_than_the_doubt_ar
     assert reading.occluded
 
 
+def test_fingers_over_a_marble_whose_colour_was_ruled_out_are_no_empty_dimple_in_view():
+    """`bench/vision.py --seed 2027`, case 585: fingers cover a black marble in home `H5.0`.
+    Every colour is ruled out there, so the empty class leads by 23 log-odds, and the disc
+    matches the reference's dimple (0.90); but the empty class itself scores only 1.4, below
+    `EMPTY_IN_VIEW_SCORE`: that is no empty dimple in view, and the trust network's doubt
+    stands."""
+    profile, start, frame, occupancy = benchmark_case(2027, 585)
+    reader = BoardReader(profile, start.image)
+    reader.read(start.image)
+    reading = reader.read(frame.image)
+    assert reading.evidence is not None
+    index = reader.ids.index("H5.0")
+    assert occupancy["H5.0"] == "black" and frame.cover["H5.0"] > 0.9
+    assert reading.evidence.margin[index] > 20
+    assert reading.evidence.scores[0, index] < board_reader.EMPTY_IN_VIEW_SCORE
+    assert reading.holes["H5.0"] == "?"
+    assert reading.occluded
+
+
 def test_an_empty_dimple_in_a_shadow_is_read_empty_whatever_the_trust_network_doubts(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A hole empty in the reference, read empty by `SHADED_EMPTY_MARGIN`, within
