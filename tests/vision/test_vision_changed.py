@@ -352,7 +352,9 @@ def test_a_strong_dimple_whose_pattern_inverted_no_longer_reads_empty() -> None:
 def test_a_marble_ruled_out_as_changed_that_does_not_look_empty_either_is_unknown() -> None:
     """Path-traced 0604: a pale finger over a yellow kennel marble changed its look, the
     yellow class was ruled out, and the hole was read empty although the scores did not find
-    it empty either (below `EMPTY_SCORE`): "?". An emptied hole that looks empty is empty."""
+    it empty either (below `EMPTY_SCORE`): "?". Within `TOUCH_REACH_MM` of a foreign region
+    the bar is `EMPTY_IN_VIEW_SCORE` (path-traced 0754: fingers over a green kennel marble,
+    1.06). An emptied hole that looks empty is empty."""
     profile = load_profile("brandi-4")
     reader = BoardReader(profile, render(profile, start_occupancy(profile), RenderConditions(),
                                          seed=3).image)
@@ -360,8 +362,13 @@ def test_a_marble_ruled_out_as_changed_that_does_not_look_empty_either_is_unknow
     holes = len(reader.ids)
     scores = np.full((5, holes), -30.0)
     scores[0] = board_reader.EMPTY_SCORE + 3.0  # every hole read empty, and looking it
-    evidence = SimpleNamespace(best=np.zeros(holes, int), scores=scores)
+    reach = np.full(holes, np.inf)  # no region anywhere
+    evidence = SimpleNamespace(best=np.zeros(holes, int), scores=scores, reach=reach)
     assert not reader._emptied_unlike_empty(evidence).any()
     scores[0, [kennel, track]] = board_reader.EMPTY_SCORE - 1.0  # not found empty either
     # (T5 was empty in the reference: nothing was ruled out there)
+    assert np.flatnonzero(reader._emptied_unlike_empty(evidence)).tolist() == [kennel]
+    scores[0] = board_reader.EMPTY_IN_VIEW_SCORE - 1.0  # empty, but not clearly ...
+    assert not reader._emptied_unlike_empty(evidence).any()
+    reach[[kennel, track]] = board_reader.TOUCH_REACH_MM  # ... beside a hand
     assert np.flatnonzero(reader._emptied_unlike_empty(evidence)).tolist() == [kennel]

@@ -143,7 +143,9 @@ LEFT_EMPTY_DISTANCE = 3.5
 # holds something that is neither: a finger over its marble (path-traced 0604: a pale finger
 # over a yellow kennel marble, -3.3; the emptied kennel holes whose colour was ruled out so
 # scored -1.6 or more on path-traced 0389-0630, 0 or more on the shuffled compositing draw of
-# seed 2024, cases 0-299).
+# seed 2024, cases 0-299). Within `TOUCH_REACH_MM` of a foreign region the bar is
+# `EMPTY_IN_VIEW_SCORE`: path-traced 0754, fingers over a green kennel marble, 1.06; the emptied
+# kennel holes in view that near a region scored 8.5 or more (path-traced 0389-0754).
 EMPTY_SCORE = -2.0
 # A hole inside a foreign region, empty in the reference and read empty, that looks unlike an
 # empty hole (Gaussian distance to the empty class beyond this) and unlike its own reference
@@ -715,13 +717,15 @@ class BoardReader:
 
     def _emptied_unlike_empty(self, evidence: HoleEvidence) -> np.ndarray:
         """(N,) holes full in the reference, read empty although the match network scores
-        them empty below `EMPTY_SCORE`: their colour was ruled out as changed, and what
-        changed them looks like nothing known either (a finger over the marble). (Without a
-        match network the scores are no log-odds: none.)"""
+        them empty below `EMPTY_SCORE`, or below `EMPTY_IN_VIEW_SCORE` within `TOUCH_REACH_MM`
+        of a foreign region: their colour was ruled out as changed, and what changed them
+        does not look empty either (a finger over the marble). (Without a match network the
+        scores are no log-odds: none.)"""
         if self.learned is None or self.learned.match is None:
             return np.zeros(len(self.ids), bool)
+        least = np.where(evidence.reach <= TOUCH_REACH_MM, EMPTY_IN_VIEW_SCORE, EMPTY_SCORE)
         return np.asarray((evidence.best == 0) & (self._start_classes != 0)
-                          & (evidence.scores[0] < EMPTY_SCORE))
+                          & (evidence.scores[0] < least))
 
     def _spread_to_doubtful(self, hidden: np.ndarray, doubtful: np.ndarray) -> np.ndarray:
         """Also hide doubtful holes next to hidden ones (the hand's edge), transitively."""
