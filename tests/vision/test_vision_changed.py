@@ -198,7 +198,7 @@ def test_an_empty_dimple_in_view_is_read_empty_whatever_the_trust_network_doubts
     reading = reader.read(frame)
     assert reading.evidence is not None
     nowhere = np.zeros(len(reading.holes), bool)  # no hole taken for its empty neighbours' look
-    in_view = reader._empty_in_view(reading.evidence, nowhere, DOUBT)
+    in_view = reader._empty_in_view(reading.evidence, nowhere, DOUBT, nowhere)
     ids = list(reading.holes)
     assert in_view.sum() > len(ids) // 2
     for index in np.flatnonzero(in_view):
@@ -257,7 +257,7 @@ def test_an_empty_dimple_in_a_shadow_is_read_empty_whatever_the_trust_network_do
     assert evidence is not None
     ids = list(reading.holes)
     nowhere = np.zeros(len(reading.holes), bool)  # the next test's rule: off
-    shaded = (reader._empty_in_view(evidence, nowhere, DOUBT)
+    shaded = (reader._empty_in_view(evidence, nowhere, DOUBT, nowhere)
               & (evidence.disc_match < UNCHANGED_DISC))
     assert shaded.any()
     for index in np.flatnonzero(shaded):
@@ -294,8 +294,8 @@ def test_an_empty_dimple_that_looks_like_the_empty_holes_around_is_read_empty(
     empty_residual = reader.prototypes.scaled_residuals(reading.features)[0]
     changed_light = reader._in_changed_light(evidence, empty_residual)
     nowhere = np.zeros(len(ids), bool)
-    like_empty = (reader._empty_in_view(evidence, changed_light, DOUBT)
-                  & ~reader._empty_in_view(evidence, nowhere, DOUBT))
+    like_empty = (reader._empty_in_view(evidence, changed_light, DOUBT, nowhere)
+                  & ~reader._empty_in_view(evidence, nowhere, DOUBT, nowhere))
     assert like_empty.any()
     for index in np.flatnonzero(like_empty):
         assert later[ids[index]] is None

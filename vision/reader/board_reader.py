@@ -179,12 +179,6 @@ INVERTED_DISC = -0.3
 # class: disc match at most 0.63 on path-traced 0389-0522; on the compositing draws of seeds
 # 2024 and 2025 (1 200 cases) one black marble under fingers matched 0.96, at a margin of 4.2.
 CLEAR_EMPTY_MARGIN = 8.0
-# Each of these rules also needs the empty class itself to score at least this (log-odds): a
-# margin made only of ruled-out classes says no marble of the reference's look is there, not
-# that the dimple is. (Compositing seed 2027: fingers over blue, green and black marbles in
-# homes, every colour ruled out, scored empty 1.26-1.37, a margin of 23; the empty holes in view
-# these rules read scored 4.62 or more on path-traced 0389-0753 and 12.0 or more on seed 2024.)
-EMPTY_IN_VIEW_SCORE = 3.0
 # So is one read empty by this wider margin that lies this close to the empty class (Gaussian
 # distance) and whose disc still shows some of the reference's pattern (correlation): a dimple
 # in a hand's shadow keeps its pattern's shape, fingers over a marble do not. Marbles under
@@ -207,6 +201,14 @@ LIKE_EMPTY_NEIGHBOURS = 0.8
 EMPTY_NEIGHBOURS = 4
 EMPTY_NEIGHBOUR_MM = 60.0
 LEAST_EMPTY_NEIGHBOURS = 3
+# Where every colour a hole can hold was ruled out, each of these rules also needs the empty
+# class itself to score at least this (log-odds): a margin made only of ruled-out classes says
+# no marble of the reference's look is there, not that the dimple is. (Compositing seed 2027:
+# fingers over blue, green and black marbles in homes, every colour ruled out, scored empty
+# 1.26-1.37, a margin of 23. The empty holes in view these rules read scored 4.62 or more on
+# path-traced 0389-0753 and 12.0 or more on seed 2024; through a drawn camera, path-traced
+# 0757's scored about 1, the black class not ruled out.)
+EMPTY_IN_VIEW_SCORE = 3.0
 
 # Without a reference frame: how each marble typically looks against the plain board around
 # it (the colour features below: log B, G, R ratio and unevenness), measured with this reader
@@ -662,7 +664,7 @@ class BoardReader:
                                    left_empty > LEFT_EMPTY_DISTANCE))
 
     def _empty_in_view(self, evidence: HoleEvidence, in_changed_light: np.ndarray,
-                       doubt: np.ndarray) -> np.ndarray:
+                       doubt: np.ndarray, no_colour_left: np.ndarray) -> np.ndarray:
         """(N,) holes empty in the reference and read empty, either by `CLEAR_EMPTY_MARGIN`
         over every other class with the disc still showing the reference's pattern
         (`UNCHANGED_DISC`), or in a shadow: by `SHADED_EMPTY_MARGIN`, within
@@ -670,15 +672,18 @@ class BoardReader:
         dimples in changed light (``in_changed_light`` (N,), `_in_changed_light`). In each
         case by a margin (log-odds) larger than the trust network's ``doubt`` (N, logits):
         fingers over a marble looked like a dimple by 8.4 to 9.7 log-odds, doubted by 10.4
-        to 16.3 (compositing seeds 2026 and 31). And always with the empty class scoring
-        `EMPTY_IN_VIEW_SCORE` (with a match network: its scores are log-odds)."""
+        to 16.3 (compositing seeds 2026 and 31). Where every colour the hole can hold was
+        ruled out (``no_colour_left`` (N,)) the margin is the ruling out's, and the empty
+        class itself must score `EMPTY_IN_VIEW_SCORE` (with a match network: its scores are
+        log-odds)."""
         margin = evidence.margin
         in_view = (margin >= CLEAR_EMPTY_MARGIN) & (evidence.disc_match >= UNCHANGED_DISC)
         shaded = ((margin >= SHADED_EMPTY_MARGIN)
                   & (evidence.distance[0] <= SHADED_EMPTY_DISTANCE)
                   & (evidence.disc_match >= SHADED_DISC))
-        looks_empty = (evidence.scores[0] >= EMPTY_IN_VIEW_SCORE
-                       if self.learned is not None and self.learned.match is not None else True)
+        looks_empty = ~no_colour_left
+        if self.learned is not None and self.learned.match is not None:
+            looks_empty |= evidence.scores[0] >= EMPTY_IN_VIEW_SCORE
         return np.asarray((evidence.best == 0) & (self._start_classes == 0) & (margin > doubt)
                           & looks_empty & (in_view | shaded | in_changed_light))
 
@@ -768,8 +773,8 @@ class BoardReader:
                         region = self._hiding_texture(grey, fit, foreign.brighter,
                                                       empty_before)
             foreign = foreign._replace(region=region)
-            scores = without_ruled_out(
-                scores, self._ruled_out(features, prototypes, pairs, noise=foreign.noise))
+            ruled_out = self._ruled_out(features, prototypes, pairs, noise=foreign.noise)
+            scores = without_ruled_out(scores, ruled_out)
             evidence = self._evidence(features, prototypes, distance, scores, patterns,
                                       foreign)
             in_changed_light = self._in_changed_light(evidence, residual[0])
@@ -779,7 +784,9 @@ class BoardReader:
                       | self._emptied_unlike_empty(evidence))
             if self.learned.trust is not None:
                 doubt = self.learned.trust.threshold - self.learned.trust.logits(evidence.matrix())
-                hidden |= (doubt > 0) & ~self._empty_in_view(evidence, in_changed_light, doubt)
+                colour_left = (self._possible[1:] & ~ruled_out[1:]).any(axis=0)
+                hidden |= (doubt > 0) & ~self._empty_in_view(evidence, in_changed_light, doubt,
+                                                             np.asarray(~colour_left))
                 bare = prototypes.bare_dimple_distance(features)
                 clearly_doubted = (hidden & (doubt >= EMPTIED_DOUBT)
                                    & self._hidden_if_emptied(evidence, bare))
