@@ -372,3 +372,26 @@ def test_a_marble_ruled_out_as_changed_that_does_not_look_empty_either_is_unknow
     assert not reader._emptied_unlike_empty(evidence).any()
     reach[[kennel, track]] = board_reader.TOUCH_REACH_MM  # ... beside a hand
     assert np.flatnonzero(reader._emptied_unlike_empty(evidence)).tolist() == [kennel]
+
+
+def test_an_empty_dimple_in_view_needs_its_own_look_only_where_no_colour_is_left() -> None:
+    """`EMPTY_IN_VIEW_SCORE` is asked only where every colour a hole can hold was ruled out:
+    there the margin is the ruling out's. Through a drawn camera path-traced 0757's empty holes
+    scored about 1 with the black class alive behind them, and they are read empty."""
+    profile = load_profile("brandi-4")
+    reader = BoardReader(profile, render(profile, start_occupancy(profile), RenderConditions(),
+                                         seed=3).image)
+    holes = len(reader.ids)
+    scores = np.full((5, holes), -30.0)
+    scores[0] = board_reader.EMPTY_IN_VIEW_SCORE - 2.0  # empty, but by little of its own
+    evidence = SimpleNamespace(best=np.zeros(holes, int), scores=scores,
+                               margin=np.full(holes, board_reader.CLEAR_EMPTY_MARGIN + 1.0),
+                               disc_match=np.full(holes, UNCHANGED_DISC),
+                               distance=np.zeros((5, holes)))
+    nowhere, everywhere = np.zeros(holes, bool), np.ones(holes, bool)
+    empty_before = np.array([hole.kind != "kennel" for hole in profile.holes])
+    no_doubt = np.zeros(holes)
+    assert (reader._empty_in_view(evidence, nowhere, no_doubt, nowhere) == empty_before).all()
+    assert not reader._empty_in_view(evidence, nowhere, no_doubt, everywhere).any()
+    scores[0] = board_reader.EMPTY_IN_VIEW_SCORE
+    assert (reader._empty_in_view(evidence, nowhere, no_doubt, everywhere) == empty_before).all()
