@@ -147,6 +147,13 @@ LEFT_EMPTY_DISTANCE = 3.5
 # `EMPTY_IN_VIEW_SCORE`: path-traced 0754, fingers over a green kennel marble, 1.06; the emptied
 # kennel holes in view that near a region scored 8.5 or more (path-traced 0389-0754).
 EMPTY_SCORE = -2.0
+# A hole full in the reference, read as its own marble within `TOUCH_REACH_MM` of a foreign
+# region by less than this margin (log-odds over every other class), may have lost the marble
+# to the fingers beside it (compositing seed 2030 shuffled, case 145: a kennel hole a hand
+# covers a quarter of, its marble gone, read yellow by 1.7). Kennel holes so read beside a hand
+# had margins of 4 or more on the hand cases of seeds 2024, 2025 and 2031 (shuffled, 1 800
+# cases) and on path-traced 0389-0759 but one under a hand (0739 `K4.0`, 2.2).
+KEPT_BESIDE_HAND_MARGIN = 3.0
 # A hole inside a foreign region, empty in the reference and read empty, that looks unlike an
 # empty hole (Gaussian distance to the empty class beyond this) and unlike its own reference
 # (disc match below `UNCHANGED_DISC`) has something over it: a black marble between fingers
@@ -720,6 +727,14 @@ class BoardReader:
                           & (evidence.reach <= TOUCH_REACH_MM)
                           & (evidence.disc_match >= UNCHANGED_DISC))
 
+    def _kept_unclearly_by_hand(self, evidence: HoleEvidence) -> np.ndarray:
+        """(N,) holes full in the reference, read as the marble they held, within
+        `TOUCH_REACH_MM` of a foreign region, by less than `KEPT_BESIDE_HAND_MARGIN`: the
+        fingers beside it may have taken the marble."""
+        return np.asarray((self._start_classes != 0) & (evidence.best == self._start_classes)
+                          & (evidence.reach <= TOUCH_REACH_MM)
+                          & (evidence.margin < KEPT_BESIDE_HAND_MARGIN))
+
     def _emptied_unlike_empty(self, evidence: HoleEvidence) -> np.ndarray:
         """(N,) holes full in the reference, read empty although the match network scores
         them empty below `EMPTY_SCORE`, or below `EMPTY_IN_VIEW_SCORE` within `TOUCH_REACH_MM`
@@ -781,7 +796,8 @@ class BoardReader:
             hidden = (blind_at_region(evidence) | flat_empty(evidence)
                       | self._strange_empty_in_region(evidence, in_changed_light)
                       | self._emptied_unchanged_by_hand(evidence)
-                      | self._emptied_unlike_empty(evidence))
+                      | self._emptied_unlike_empty(evidence)
+                      | self._kept_unclearly_by_hand(evidence))
             if self.learned.trust is not None:
                 doubt = self.learned.trust.threshold - self.learned.trust.logits(evidence.matrix())
                 colour_left = (self._possible[1:] & ~ruled_out[1:]).any(axis=0)
