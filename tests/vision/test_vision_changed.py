@@ -395,3 +395,26 @@ def test_an_empty_dimple_in_view_needs_its_own_look_only_where_no_colour_is_left
     assert not reader._empty_in_view(evidence, nowhere, no_doubt, everywhere).any()
     scores[0] = board_reader.EMPTY_IN_VIEW_SCORE
     assert (reader._empty_in_view(evidence, nowhere, no_doubt, everywhere) == empty_before).all()
+
+
+def test_a_hole_beside_a_hand_read_as_its_own_marble_by_a_small_margin_is_unknown() -> None:
+    """Compositing seed 2030 (shuffled), case 145: fingers covered a quarter of kennel hole
+    `K1.3` after its marble had left, and the hole was read yellow by 1.7 log-odds. A hole full
+    in the reference, read as its own marble within `TOUCH_REACH_MM` of a foreign region by
+    less than `KEPT_BESIDE_HAND_MARGIN`, is "?"; clearly read, or away from every region, it
+    keeps its marble."""
+    profile = load_profile("brandi-4")
+    reader = BoardReader(profile, render(profile, start_occupancy(profile), RenderConditions(),
+                                         seed=3).image)
+    kennel, track = reader.ids.index("K1.0"), reader.ids.index("T5")
+    holes = len(reader.ids)
+    best = reader._start_classes.copy()  # every hole read as it was in the reference
+    margin = np.full(holes, board_reader.KEPT_BESIDE_HAND_MARGIN - 1.0)
+    reach = np.full(holes, np.inf)
+    evidence = SimpleNamespace(best=best, margin=margin, reach=reach)
+    assert not reader._kept_unclearly_by_hand(evidence).any()
+    reach[[kennel, track]] = board_reader.TOUCH_REACH_MM  # a hand beside both
+    # (T5 held no marble in the reference: there is none to keep)
+    assert np.flatnonzero(reader._kept_unclearly_by_hand(evidence)).tolist() == [kennel]
+    margin[:] = board_reader.KEPT_BESIDE_HAND_MARGIN
+    assert not reader._kept_unclearly_by_hand(evidence).any()
