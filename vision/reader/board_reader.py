@@ -800,9 +800,9 @@ class BoardReader:
                       | self._kept_unclearly_by_hand(evidence))
             if self.learned.trust is not None:
                 doubt = self.learned.trust.threshold - self.learned.trust.logits(evidence.matrix())
-                colour_left = (self._possible[1:] & ~ruled_out[1:]).any(axis=0)
+                no_colour_left = ~np.any(self._possible[1:] & ~ruled_out[1:], axis=0)
                 hidden |= (doubt > 0) & ~self._empty_in_view(evidence, in_changed_light, doubt,
-                                                             np.asarray(~colour_left))
+                                                             no_colour_left)
                 bare = prototypes.bare_dimple_distance(features)
                 clearly_doubted = (hidden & (doubt >= EMPTIED_DOUBT)
                                    & self._hidden_if_emptied(evidence, bare))
