@@ -20,6 +20,7 @@ from vision.reader.board_reader import (
     BoardReader,
     flat_empty,
 )
+from vision.reader.features import LOG_OFFSET
 from vision.reader.occlusion import (
     AVERAGE_MM,
     BRIGHTENED_LIMIT,
@@ -31,6 +32,7 @@ from vision.reader.occlusion import (
     STRAY_REGION_MM2,
     Baseline,
     SurfaceGrid,
+    blind_paints,
     hiding_grain,
     nothing_over_board,
     region_share,
@@ -389,6 +391,52 @@ def test_marbles_that_left_their_kennel_leave_no_foreign_region(brandi6):
     reading = BoardReader(brandi6, start.image).read(frame.image)
     assert reading.evidence is not None and reading.evidence.nothing_over
     assert reading.holes == occupancy
+
+
+def _levels(bgr: tuple[float, float, float], count: int) -> np.ndarray:
+    """(count, 3) log colours of 8-bit levels ``bgr`` as the camera stores them (clipped)."""
+    return np.tile(np.log(np.minimum(bgr, 255.0) + LOG_OFFSET), (count, 1)).astype(np.float32)
+
+
+def test_a_blind_band_is_compared_with_its_own_colour_and_a_hand_over_it_is_found(brandi4):
+    """Bright light clips a grey aluminium board in every channel and a yellow kennel band in
+    two (benchmark seed 2027: six boards). Dimmer light shows the band yellow again: it is
+    compared with the band's own colour in that frame, not the grey board's, and is no foreign
+    region; a skin-coloured hand over a third of the band still is, also while the band's
+    light channels stay near clipping (then the hand is compared with the board)."""
+    grid, surface, rings, _, points = _bare_wood(brandi4)
+    count = len(surface)
+    centre = points[:count].mean(axis=0)
+    band = np.linalg.norm(points[:count] - centre, axis=1) < 30.0
+    hand = band & (points[:count, 0] < centre[0] - 10.0)
+    grey, yellow, skin = (300.0, 300.0, 300.0), (180.0, 300.0, 330.0), (150.0, 175.0, 225.0)
+    reference = np.where(band[:, None], _levels(yellow, count), _levels(grey, count))
+    baseline = Baseline.learn(grid, reference, _levels(grey, len(rings)))
+    assert baseline.blind.all() and (baseline.paints[:count][~band] < 0).all()
+    assert len(set(baseline.paints[:count][band])) == 1 and baseline.paints[:count][band][0] >= 0
+    assert (blind_paints(baseline.reference, baseline.clipped) == baseline.paints).all()
+
+    def dimmed(dimmer: float, over_band: np.ndarray | None = None):
+        frame = np.where(band[:, None], _levels(tuple(dimmer * v for v in yellow), count),
+                         _levels(tuple(dimmer * v for v in grey), count))
+        if over_band is not None:
+            frame = np.where(over_band[:, None], _levels(skin, count), frame)
+        ring_frame = _levels(tuple(dimmer * v for v in grey), len(rings))
+        return baseline.foreign_regions(frame, ring_frame).region
+
+    assert not dimmed(0.55).any()
+    for dimmer in (0.55, 0.7):
+        assert dimmed(dimmer, hand)[grid.cells][hand].mean() > 0.8
+
+
+def test_a_kennel_band_overexposed_in_the_reference_is_no_hand_when_its_marbles_left():
+    # Benchmark seed 2027, case 78: aluminium at light 1.4 clips the board and the yellow
+    # kennel's band; two of the kennel's marbles left and the light dimmed to 1.28.
+    profile, start, frame, occupancy = benchmark_case(2027, 78)
+    assert not frame.occluded
+    reading = BoardReader(profile, start.image).read(frame.image)
+    assert reading.evidence is not None and reading.evidence.nothing_over
+    assert not reading.occluded and reading.holes == occupancy
 
 
 def test_a_hand_over_the_edge_of_a_hole_sets_occluded_with_every_hole_read_right():

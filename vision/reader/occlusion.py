@@ -63,6 +63,8 @@ HIDDEN_DIMPLE_MATCH = 0.65
 GRAIN_REACH_MM = 6.0  # the holes within this of a region are the ones it lies over
 BLIND_MARGIN = 0.15  # log: how far below clipping a channel must be to tell a colour there
 BLIND_MIN_POINTS = 50  # unclipped surface points needed to tell the board's typical colour
+PAINT_STEP = 0.25  # log: a blind paint's one unclipped channel, binned this finely, names it
+PAINT_MIN_POINTS = 8  # a blind paint's points needed to tell its own colour in a frame
 DRIFT_SUBSAMPLE = 5  # every so many surface points estimate the board-wide light change
 DRIFT_MIN_SAMPLES = 20  # fewer samples free of overexposure: the change is taken from all
 CLIPPED_LOG = float(np.log(235 + LOG_OFFSET))  # samples this bright may be overexposed
@@ -244,6 +246,18 @@ def glare_bounds(colours: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return glare.astype(np.float32), pale.astype(np.float32)
 
 
+def blind_paints(reference: np.ndarray, clipped: np.ndarray) -> np.ndarray:
+    """(K,) the paint of each point of a reference (log colours (3, K), ``clipped`` (3, K) its
+    overexposed channels) overexposed in exactly two channels: which channel is not, and its
+    level in steps of `PAINT_STEP` (a coloured band whose light channels clip); -1 elsewhere.
+    Points of one paint change alike with the light."""
+    shown = np.argmin(clipped, axis=0)
+    level = np.floor(reference[shown, np.arange(reference.shape[1])] / PAINT_STEP)
+    steps = int(np.ceil(CLIPPED_LOG / PAINT_STEP)) + 1
+    paints = shown * steps + np.clip(level, 0, steps - 1).astype(int)
+    return np.asarray(np.where(clipped.sum(axis=0) == 2, paints, -1))
+
+
 def _glinting(grid: SurfaceGrid, reference: np.ndarray, rings: np.ndarray) -> np.ndarray:
     """Points of a reference frame (grid points, then hole rings) lit by a glint: brighter
     than the board around them. Comparisons there mean little, so they are skipped."""
@@ -281,6 +295,7 @@ class Baseline:
     skip: np.ndarray  # (M + N,) glints in the reference: not judged
     blind: np.ndarray  # (M + N,) overexposed in two or three channels in the reference
     slack: np.ndarray  # (M + N,) colour change not counted (around full kennels)
+    paints: np.ndarray  # (M + N,) blind points' paint (`blind_paints`), -1 for the others
 
     @classmethod
     def learn(cls, grid: SurfaceGrid, surface: np.ndarray, rings: np.ndarray,
@@ -297,11 +312,12 @@ class Baseline:
         # Glare adds white light: on a coloured board it pales the colour along a known
         # direction (most in the board's darkest channel); a glint in the reference deepens it.
         glare, pale = glare_bounds(reference)
-        return cls(grid, reference, glare, pale,
-                   reference >= CLIPPED_LOG,
-                   _glinting(grid, surface, rings), (reference >= CLIPPED_LOG).sum(axis=0) >= 2,
+        clipped = reference >= CLIPPED_LOG
+        return cls(grid, reference, glare, pale, clipped,
+                   _glinting(grid, surface, rings), clipped.sum(axis=0) >= 2,
                    np.zeros(reference.shape[1], np.float32) if kennels is None
-                   else np.where(kennels, KENNEL_SLACK, 0.0).astype(np.float32))
+                   else np.where(kennels, KENNEL_SLACK, 0.0).astype(np.float32),
+                   blind_paints(reference, clipped))
 
     def foreign_regions(self, surface: np.ndarray, rings: np.ndarray) -> Foreign:
         """Where something that is not the board covers it (`Foreign`).
@@ -417,7 +433,9 @@ class Baseline:
                        clipped: np.ndarray, points: int,
                        ) -> tuple[np.ndarray, np.ndarray]:
         """Where the reference is overexposed in two channels it tells no colour: compare with
-        the board's typical colour in this frame (where it is not overexposed) instead;
+        the board's typical colour in this frame (where it is not overexposed) instead, or
+        with a blind paint's own (`blind_paints`) where most of its points, and
+        `PAINT_MIN_POINTS` at least, show it (a hand over the rest stands out);
         ``residual`` and ``clipped`` are updated in place. Returns the glare directions and
         bounds (`glare_bounds`) to judge the residuals with: the typical colour's there."""
         glare, pale = self.glare.copy(), self.pale.copy()
@@ -427,14 +445,20 @@ class Baseline:
             # ... from the channels this frame shows well below clipping, two at least
             near_clip = now >= CLIPPED_LOG - BLIND_MARGIN
             usable = self.blind & (near_clip.sum(axis=0, dtype=np.int8) <= 1)
-            for part in (slice(0, points), slice(points, None)):
-                # (rings are upper quartiles: their own typical colour)
-                typical = _row_medians(now[:, part], unclipped[part])
-                where = np.flatnonzero(usable[part]) + part.indices(len(usable))[0]
-                residual[:, where] = now[:, where] - typical
-                typical_glare, typical_pale = glare_bounds(typical)
-                glare[:, where] = typical_glare
-                pale[where] = typical_pale[0]
+            # The board's typical colour; rings are upper quartiles: they lie higher by a lift
+            # of their own. A blind paint (a kennel's band) has its own colour, where it shows.
+            board = _row_medians(now[:, :points], unclipped[:points])
+            ring_lift = _row_medians(now[:, points:], unclipped[points:]) - board
+            typical = np.repeat(board, len(usable), axis=1)
+            for paint in np.unique(self.paints[usable & (self.paints >= 0)]):
+                members = self.paints[:points] == paint
+                own = usable[:points] & members
+                if np.count_nonzero(own) >= max(PAINT_MIN_POINTS, np.count_nonzero(members) / 2):
+                    typical[:, self.paints == paint] = _row_medians(now[:, :points][:, own])
+            typical[:, points:] += ring_lift
+            where = np.flatnonzero(usable)
+            residual[:, where] = now[:, where] - typical[:, where]
+            glare[:, where], pale[where] = glare_bounds(typical[:, where])
             clipped[:, usable] = near_clip[:, usable]
         residual[:, self.blind & ~usable] = 0.0
         return glare, pale
