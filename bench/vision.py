@@ -8,7 +8,8 @@ Each case: a random realistic game position, a test frame under random condition
 hands or cards over the board) and a reference frame of the start position under a related
 condition (same board, material, camera and lamps, so the same board glare; the light level and
 colour drift). Prints per-hole accuracy, the share of boards read fully correct (also when a
-hole whose marble a hand only touches may be "?"), holes under a hand reported as a definite
+hole whose marble a hand only touches may be "?", and with the board's `occluded` flag right
+too), holes under a hand reported as a definite
 wrong colour, and milliseconds per frame for locate + read on one core (over all frames and by
 board: brandi-6 has half again as many holes as brandi-4 and more surface points, so the median
 over both lies between theirs and moves with the machine): in a stream (the reader has just
@@ -103,6 +104,7 @@ class Tally:
     boards: int = 0
     boards_correct: int = 0
     boards_correct_edges_unknown: int = 0  # ... when holes the hand touches may be "?"
+    boards_correct_and_flagged: int = 0  # ... with the `occluded` flag right too
     hidden: int = 0
     hidden_wrong: int = 0
     hidden_unknown: int = 0
@@ -121,9 +123,9 @@ class Tally:
     def merge(self, other: Tally) -> None:
         """Add another tally's counts to this one."""
         for name in ("holes", "correct", "unknown_visible", "boards", "boards_correct",
-                     "boards_correct_edges_unknown", "hidden", "hidden_wrong", "hidden_unknown",
-                     "failures", "unknown", "unknown_touched", "flagged", "flagged_touched",
-                     "touched_boards"):
+                     "boards_correct_edges_unknown", "boards_correct_and_flagged", "hidden",
+                     "hidden_wrong", "hidden_unknown", "failures", "unknown", "unknown_touched",
+                     "flagged", "flagged_touched", "touched_boards"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for board, seconds in other.seconds.items():
             self.seconds.setdefault(board, []).extend(seconds)
@@ -205,6 +207,7 @@ def run_case(profile: BoardProfile, test: RenderConditions, reference: RenderCon
     tally.boards += 1
     tally.boards_correct += all_right
     tally.boards_correct_edges_unknown += edges_right
+    tally.boards_correct_and_flagged += all_right and reading.occluded == touched
     for key in condition_bins(profile, test, reference).items():
         counts = tally.bins[key]
         counts[0] += 1
@@ -415,6 +418,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"boards fully correct if holes whose marble a hand or card touches (less than "
           f"under it) may be '?': "
           f"{tally.boards_correct_edges_unknown / max(tally.boards, 1):.2%}")
+    print(f"boards fully correct with the 'occluded' flag right too: "
+          f"{tally.boards_correct_and_flagged / max(tally.boards, 1):.2%}")
     print(f"holes under hands: {tally.hidden}, reported '?': {tally.hidden_unknown}, "
           f"definite wrong colour: {tally.hidden_wrong}")
     print(f"'?' precision (a hand or card over part of the hole): "
