@@ -32,6 +32,8 @@ from types import TracebackType
 import numpy as np
 
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"})
+JPEG_END = b"\xff\xd9"  # the marker that ends a JPEG's image data
+JPEG_TRAILER = 4096  # bytes some cameras write after it
 ENV_VARIABLE = "DOG_CAMERA"
 FRAME_SIZES = ((1280, 960), (1640, 1232))  # what a camera is asked for, smallest first
 # Pixels per millimetre of board a frame should give. 6-seat boards at 1280 x 960 (1.05 px/mm)
@@ -115,12 +117,17 @@ class FrameSource(ABC):
 
 
 def read_image(path: str | Path) -> np.ndarray:
-    """Read one image file as BGR uint8; `SourceError` naming the file if that fails."""
+    """Read one image file as BGR uint8; `SourceError` naming the file if that fails or if a
+    JPEG was cut off (OpenCV would fill its missing part with grey)."""
     import cv2
 
-    if not Path(path).is_file():
+    file = Path(path)
+    if not file.is_file():
         raise SourceError(f"{path}: no such file")
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    data = file.read_bytes()
+    if data.startswith(b"\xff\xd8") and JPEG_END not in data.rstrip(b"\0")[-JPEG_TRAILER:]:
+        raise SourceError(f"{path}: a JPEG cut off before its end")
+    image = cv2.imread(str(file), cv2.IMREAD_COLOR)  # (turned as its EXIF orientation says)
     if image is None:
         raise SourceError(f"{path}: not a readable image")
     return image

@@ -19,6 +19,7 @@ from vision.sources import (
     SourceError,
     frame_size_for,
     open_source,
+    read_image,
 )
 
 
@@ -82,6 +83,17 @@ def test_unreadable_image_is_a_source_error(tmp_path):
     path.write_text("this is no PNG")
     with open_source(str(path)) as source, pytest.raises(SourceError, match=r"broken\.png"):
         source.read()
+
+
+def test_a_jpeg_cut_off_is_a_source_error_not_a_half_grey_frame(tmp_path):
+    frame = np.random.default_rng(1).integers(0, 255, (96, 128, 3), np.uint8)
+    whole = cv2.imencode(".jpg", frame)[1].tobytes()
+    complete, cut = tmp_path / "whole.jpg", tmp_path / "cut.jpg"
+    complete.write_bytes(whole + b"camera trailer" + bytes(100))
+    cut.write_bytes(whole[:len(whole) // 2])
+    assert read_image(complete).shape == frame.shape
+    with pytest.raises(SourceError, match=r"cut\.jpg: a JPEG cut off"):
+        read_image(cut)
 
 
 def test_folder_without_images_is_a_source_error(tmp_path):
