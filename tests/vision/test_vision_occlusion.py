@@ -596,5 +596,21 @@ def test_an_empty_hole_that_looks_flat_is_covered():
     scores = np.array([[5.0, 5.0, 0.0, 0.0],  # empty
                        [0.0, 0.0, 5.0, 5.0]])  # a colour
     flat = np.array([True, False, True, False])
-    evidence = SimpleNamespace(scores=scores, flat=flat)
-    assert flat_empty(evidence).tolist() == [True, False, False, False]  # type: ignore[arg-type]
+    empty_before = np.ones(4, bool)
+    evidence = SimpleNamespace(scores=scores, flat=flat, disc_match=np.zeros(4),
+                               reach=np.full(4, np.inf))
+    assert flat_empty(evidence, empty_before).tolist() == [True, False, False, False]  # type: ignore[arg-type]
+
+
+def test_a_flat_empty_dimple_that_shows_the_references_pattern_away_from_hands_is_in_view():
+    """A shallow dimple under glare looks flat, in the reference too (compositing seed 2032
+    shuffled, case 312 `T11`): where its disc still shows the reference's brightness pattern
+    and no foreign region is near, nothing lies over it. At a region, or where the reference
+    held a marble (whose pattern a marble left behind would show), it stays covered."""
+    scores = np.array([[5.0] * 4, [0.0] * 4])  # all read empty ...
+    flat = np.ones(4, bool)  # ... and flat
+    evidence = SimpleNamespace(scores=scores, flat=flat,
+                               disc_match=np.array([UNCHANGED_DISC + 0.05, 0.5, 0.95, 0.95]),
+                               reach=np.array([np.inf, np.inf, 0.0, np.inf]))
+    empty_before = np.array([True, True, True, False])
+    assert flat_empty(evidence, empty_before).tolist() == [False, True, True, True]  # type: ignore[arg-type]
