@@ -9,10 +9,10 @@ hands or cards over the board) and a reference frame of the start position under
 condition (same board, material, camera and lamps, so the same board glare; the light level and
 colour drift). Prints per-hole accuracy, the share of boards read fully correct (also when a
 hole whose marble a hand only touches may be "?", and with the board's `occluded` flag right
-too), holes under a hand reported as a definite
-wrong colour, and milliseconds per frame for locate + read on one core (over all frames and by
-board: brandi-6 has half again as many holes as brandi-4 and more surface points, so the median
-over both lies between theirs and moves with the machine): in a stream (the reader has just
+too), holes under a hand reported as a definite wrong colour, and milliseconds per frame for
+locate + read on one core (over all frames and by board: brandi-6 has half again as many holes
+as brandi-4 and more surface points, so the median over both lies between theirs and moves with
+the machine): in a stream (the reader has just
 read the frame before, here the reference frame itself: the camera's steady state), or with
 `--cold` a reader's first frame right after rendering, which has flushed the CPU caches (the
 same readings). `--breakdown` adds the errors by condition and by kind. `--jobs` runs cases in

@@ -8,27 +8,26 @@ For every finished case in the folder: `BoardReader(profile, start frame)` (what
 vision read GAME --board B --reference START` runs) reads the start frame once (as in a stream) and
 then the game frame. Prints the figures of `bench/vision.py`: per-hole accuracy over the holes no
 hand or object hides, boards fully correct (also when holes a hand only touches may be "?", and
-with the `occluded` flag right too), holes
-under a hand or object read as a definite wrong value, and locate + read milliseconds per game
-frame on one core; and the `"?"` precision (holes said "?" that a hand or object touches) and
-recall (holes under one said "?"), and the same for the board's `occluded` flag (owed where a hand
-or object covers any part of a hole), and how far the reader's fit of the reference
-(`Locator.locate`, and `Locator.refine` where a marker is missing) puts the holes from where the
-renderer's true homography does (per case the worst hole). `--breakdown` adds the figures by
-condition (board, material, shuffled seat colours, hands, objects, lamps changed, window, LEDs,
-resolution). `--reader naive` reads with the baseline of `bench/naive_reader.py` instead. `--first
-N` reads only the cases from number N on (those rendered after the reader was last tuned: held
-out), `--below M` only those numbered below M. `--lens-k1 K` bends both frames of every case
-through a lens of radial distortion K (`vision.lens`; the rendered, developed 8-bit frames, so
-their noise and JPEG blocks are bent too). `--cover-marker ID` paints a skin-coloured patch over
-that marker in both frames (as a hand on it would), so that the reader fits the board through the
-other three and sharpens that fit on the holes (`Locator.refine`). `--jpeg Q` reads both frames as
-a JPEG of quality Q decodes (an MJPEG camera, a photo saved as JPEG). `--blur SIGMA` blurs both
-frames (Gaussian, px: a camera out of focus). `--jitter SEED` reads every case as another camera
-takes it (`vision.render.jitter`: blur, the game frame's exposure, tone and white balance off the
-reference's, noise, JPEG), drawn per case from SEED. `--models DIR` reads with networks
-`vision.reader.train --out DIR` wrote instead of the shipped ones (a fold of path-traced cases its
-`--cycles-leave-out` kept out of training: `--first` and `--below` read just that fold).
+with the `occluded` flag right too), holes under a hand or object read as a definite wrong value,
+and locate + read milliseconds per game frame on one core; and the `"?"` precision (holes said "?"
+that a hand or object touches) and recall (holes under one said "?"), and the same for the board's
+`occluded` flag (owed where a hand or object covers any part of a hole), and how far the reader's
+fit of the reference (`Locator.locate`, and `Locator.refine` where a marker is missing) puts the
+holes from where the renderer's true homography does (per case the worst hole). `--breakdown` adds
+the figures by condition (board, material, shuffled seat colours, hands, objects, lamps changed,
+window, LEDs, resolution). `--reader naive` reads with the baseline of `bench/naive_reader.py`
+instead. `--first N` reads only the cases from number N on (those rendered after the reader was
+last tuned: held out), `--below M` only those numbered below M. `--lens-k1 K` bends both frames of
+every case through a lens of radial distortion K (`vision.lens`; the rendered, developed 8-bit
+frames, so their noise and JPEG blocks are bent too). `--cover-marker ID` paints a skin-coloured
+patch over that marker in both frames (as a hand on it would), so that the reader fits the board
+through the other three and sharpens that fit on the holes (`Locator.refine`). `--jpeg Q` reads
+both frames as a JPEG of quality Q decodes (an MJPEG camera, a photo saved as JPEG). `--blur SIGMA`
+blurs both frames (Gaussian, px: a camera out of focus). `--jitter SEED` reads every case as
+another camera takes it (`vision.render.jitter`: blur, the game frame's exposure, tone and white
+balance off the reference's, noise, JPEG), drawn per case from SEED. `--models DIR` reads with
+networks `vision.reader.train --out DIR` wrote instead of the shipped ones (a fold of path-traced
+cases its `--cycles-leave-out` kept out of training: `--first` and `--below` read just that fold).
 """
 
 from __future__ import annotations

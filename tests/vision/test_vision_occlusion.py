@@ -605,8 +605,8 @@ def test_an_empty_hole_that_looks_flat_is_covered():
 def test_a_flat_empty_dimple_that_shows_the_references_pattern_away_from_hands_is_in_view():
     """A shallow dimple under glare looks flat, in the reference too (compositing seed 2032
     shuffled, case 312 `T11`): where its disc still shows the reference's brightness pattern
-    and no foreign region is near, nothing lies over it. At a region, or where the reference
-    held a marble (whose pattern a marble left behind would show), it stays covered."""
+    and no foreign region is near, nothing lies over it. At a region it stays covered, and
+    where the reference held a marble (a disc still matching it says the marble is there)."""
     scores = np.array([[5.0] * 4, [0.0] * 4])  # all read empty ...
     flat = np.ones(4, bool)  # ... and flat
     evidence = SimpleNamespace(scores=scores, flat=flat,
