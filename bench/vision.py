@@ -104,7 +104,7 @@ class Tally:
     boards: int = 0
     boards_correct: int = 0
     boards_correct_edges_unknown: int = 0  # ... when holes the hand touches may be "?"
-    boards_correct_and_flagged: int = 0  # ... with the `occluded` flag right too
+    boards_correct_flag_right: int = 0  # ... with the `occluded` flag right too
     hidden: int = 0
     hidden_wrong: int = 0
     hidden_unknown: int = 0
@@ -123,7 +123,7 @@ class Tally:
     def merge(self, other: Tally) -> None:
         """Add another tally's counts to this one."""
         for name in ("holes", "correct", "unknown_visible", "boards", "boards_correct",
-                     "boards_correct_edges_unknown", "boards_correct_and_flagged", "hidden",
+                     "boards_correct_edges_unknown", "boards_correct_flag_right", "hidden",
                      "hidden_wrong", "hidden_unknown", "failures", "unknown", "unknown_touched",
                      "flagged", "flagged_touched", "touched_boards"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
@@ -207,7 +207,7 @@ def run_case(profile: BoardProfile, test: RenderConditions, reference: RenderCon
     tally.boards += 1
     tally.boards_correct += all_right
     tally.boards_correct_edges_unknown += edges_right
-    tally.boards_correct_and_flagged += all_right and reading.occluded == touched
+    tally.boards_correct_flag_right += all_right and reading.occluded == touched
     for key in condition_bins(profile, test, reference).items():
         counts = tally.bins[key]
         counts[0] += 1
@@ -419,7 +419,7 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"under it) may be '?': "
           f"{tally.boards_correct_edges_unknown / max(tally.boards, 1):.2%}")
     print(f"boards fully correct with the 'occluded' flag right too: "
-          f"{tally.boards_correct_and_flagged / max(tally.boards, 1):.2%}")
+          f"{tally.boards_correct_flag_right / max(tally.boards, 1):.2%}")
     print(f"holes under hands: {tally.hidden}, reported '?': {tally.hidden_unknown}, "
           f"definite wrong colour: {tally.hidden_wrong}")
     print(f"'?' precision (a hand or card over part of the hole): "

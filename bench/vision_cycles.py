@@ -83,7 +83,7 @@ class Tally:
     def __init__(self) -> None:
         self.cases = self.failures = 0
         self.holes = self.correct = 0
-        self.boards = self.boards_correct = self.boards_edges = self.boards_flagged = 0
+        self.boards = self.boards_correct = self.boards_edges = self.boards_correct_flag_right = 0
         self.hidden = self.hidden_unknown = self.hidden_wrong = 0
         self.said_unknown = self.said_unknown_touched = 0
         self.flag = {"tp": 0, "fp": 0, "fn": 0}
@@ -131,7 +131,7 @@ class Tally:
         key = ("tp" if owed else "fp") if reading.occluded else ("fn" if owed else None)
         if key:
             self.flag[key] += 1
-        self.boards_flagged += all_right and key in (None, "tp")
+        self.boards_correct_flag_right += all_right and key in (None, "tp")
         if key == "fp":
             hands = len(truth["case"]["hands"])
             things = [f"{hands} hand" + "s" * (hands > 1)] if hands else []
@@ -243,7 +243,7 @@ def report(tally: Tally, frames: Path, breakdown: bool, show_errors: int) -> Non
     print(f"boards fully correct: {tally.boards_correct / max(tally.boards, 1):.2%} of "
           f"{tally.boards}; if holes a hand or object only touches may be '?': "
           f"{tally.boards_edges / max(tally.boards, 1):.2%}; with the 'occluded' flag right "
-          f"too: {tally.boards_flagged / max(tally.boards, 1):.2%}")
+          f"too: {tally.boards_correct_flag_right / max(tally.boards, 1):.2%}")
     print(f"holes under a hand or object: {tally.hidden}, said '?': {tally.hidden_unknown}, "
           f"definite wrong value: {tally.hidden_wrong}")
     print(f"'?' precision (said '?' where a hand or object touches): "

@@ -127,7 +127,8 @@ def read_image(path: str | Path) -> np.ndarray:
     data = file.read_bytes()
     if data.startswith(b"\xff\xd8") and JPEG_END not in data.rstrip(b"\0")[-JPEG_TRAILER:]:
         raise SourceError(f"{path}: a JPEG cut off before its end")
-    image = cv2.imread(str(file), cv2.IMREAD_COLOR)  # (turned as its EXIF orientation says)
+    # (decoded from the bytes read above; turned as its EXIF orientation says, as imread does)
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if image is None:
         raise SourceError(f"{path}: not a readable image")
     return image

@@ -777,7 +777,7 @@ class BoardReader:
                 scores = class_scores(self.learned.match, pairs)
             assert self.baseline is not None
             foreign = self.baseline.foreign_regions(self.grid.sample(image, fit), features.ring)
-            empty_before = self._start_classes == 0  # the grain's witnesses
+            empty_before = self._start_classes == 0  # the grain's witnesses; flat dimples
             region = (without_grain_shown(self.grid, foreign.region, *patterns[:2], empty_before)
                       | hiding_grain(self.grid, foreign.brighter, *patterns[:2], empty_before))
             if (region.any() or foreign.brighter.any()) and self._texture is not None:
@@ -793,7 +793,7 @@ class BoardReader:
             evidence = self._evidence(features, prototypes, distance, scores, patterns,
                                       foreign)
             in_changed_light = self._in_changed_light(evidence, residual[0])
-            hidden = (blind_at_region(evidence) | flat_empty(evidence, self._start_classes == 0)
+            hidden = (blind_at_region(evidence) | flat_empty(evidence, empty_before)
                       | self._strange_empty_in_region(evidence, in_changed_light)
                       | self._emptied_unchanged_by_hand(evidence)
                       | self._emptied_unlike_empty(evidence)

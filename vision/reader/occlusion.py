@@ -451,10 +451,11 @@ class Baseline:
             ring_lift = _row_medians(now[:, points:], unclipped[points:]) - board
             typical = np.repeat(board, len(usable), axis=1)
             for paint in np.unique(self.paints[usable & (self.paints >= 0)]):
-                members = self.paints[:points] == paint
-                own = usable[:points] & members
-                if np.count_nonzero(own) >= max(PAINT_MIN_POINTS, np.count_nonzero(members) / 2):
-                    typical[:, self.paints == paint] = _row_medians(now[:, :points][:, own])
+                members = self.paints == paint
+                own = usable[:points] & members[:points]
+                if np.count_nonzero(own) >= max(PAINT_MIN_POINTS,
+                                                np.count_nonzero(members[:points]) / 2):
+                    typical[:, members] = _row_medians(now[:, :points][:, own])
             typical[:, points:] += ring_lift
             where = np.flatnonzero(usable)
             residual[:, where] = now[:, where] - typical[:, where]
