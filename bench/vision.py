@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/vision.py [--cases 600] [--seed 2024] [--breakdown] [--cold] [--jobs N]
         [--empty-seats K] [--shuffle-colours] [--reader naive] [--models DIR] [--lens-k1 K]
-        [--jitter SEED] [--path-traced DIR [--path-traced-first N]]
+        [--jitter SEED] [--size WxH] [--path-traced DIR [--path-traced-first N]]
 
 Each case: a random realistic game position, a test frame under random conditions (a third with
 hands or cards over the board) and a reference frame of the start position under a related
@@ -29,6 +29,8 @@ DIR` with the networks `vision.reader.train --out DIR` wrote instead of the ship
 `--jitter SEED` takes both frames of every case through another camera drawn per case from SEED
 (`vision.render.jitter`: more blur, the game frame's exposure, tone and white balance off the
 reference's, noise, JPEG), on top of the renderer's own.
+`--size WxH` renders both frames of every case at that size instead of 1280x960 (`1640x1232`:
+the camera module's other mode), the cases otherwise the same.
 `--path-traced DIR` then reads the other renderer's draw too, the path-traced cases
 `bench/render_cycles.py` wrote to DIR (`--path-traced-first N`: those numbered N and later), with
 the same reader, networks and lens, and prints its figures (`bench/vision_cycles.py`) after
@@ -218,7 +220,8 @@ def run_case(profile: BoardProfile, test: RenderConditions, reference: RenderCon
 
 def run_cases(seed: int, cases: range, cold: bool = False, empty_seats: int = 0,
               shuffle: bool = False, naive: bool = False, models: Path | None = None,
-              lens_k1: float = 0.0, jitter: int | None = None) -> Tally:
+              lens_k1: float = 0.0, jitter: int | None = None,
+              size: tuple[int, int] | None = None) -> Tally:
     """Run some of the benchmark's cases (every case draws from its own generator)."""
     cv2.setNumThreads(1)
     profiles = [load_profile("brandi-4"), load_profile("brandi-6")]
@@ -234,6 +237,9 @@ def run_cases(seed: int, cases: range, cold: bool = False, empty_seats: int = 0,
         test, reference, occupancy = draw_case(profile, rng, case_seed, colours=colours)
         if lens_k1:
             test, reference = (replace(c, lens_k1=lens_k1) for c in (test, reference))
+        if size:
+            test, reference = (replace(c, width=size[0], height=size[1])
+                               for c in (test, reference))
         absent = {colours[int(seat)]
                   for seat in rng.choice(profile.seats, empty_seats, replace=False)}
         run_case(profile, test, reference, occupancy, case_seed, tally, cold, absent, colours,
@@ -350,6 +356,14 @@ def print_breakdown(tally: Tally) -> None:
               + f"  {wrong / max(visible, 1):.3%}")
 
 
+def frame_size(text: str) -> tuple[int, int]:
+    """`WxH` (e.g. `1640x1232`) as (width, height)."""
+    width, _, height = text.lower().partition("x")
+    if not (width.isdigit() and height.isdigit() and int(width) >= 320 and int(height) >= 240):
+        raise argparse.ArgumentTypeError(f"{text!r} is no size like 1640x1232 (at least 320x240)")
+    return int(width), int(height)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=int, default=600)
@@ -375,6 +389,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jitter", type=int, metavar="SEED",
                         help="another camera, drawn per case from SEED, takes both frames of "
                         "every case (vision.render.jitter)")
+    parser.add_argument("--size", type=frame_size, metavar="WxH",
+                        help="both frames of every case at this size instead of 1280x960")
     parser.add_argument("--drift-game", type=int, default=0, metavar="N",
                         help="instead: a game of N frames per board under drifting light, read "
                         "with the reference kept and with learning from accepted positions")
@@ -395,14 +411,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                              [args.cold] * args.jobs, [args.empty_seats] * args.jobs,
                              [args.shuffle_colours] * args.jobs,
                              [args.reader == "naive"] * args.jobs, [args.models] * args.jobs,
-                             [args.lens_k1] * args.jobs, [args.jitter] * args.jobs)
+                             [args.lens_k1] * args.jobs, [args.jitter] * args.jobs,
+                             [args.size] * args.jobs)
             tally = Tally()
             for part in parts:
                 tally.merge(part)
     else:
         tally = run_cases(args.seed, range(args.cases), args.cold, args.empty_seats,
                           args.shuffle_colours, args.reader == "naive", args.models,
-                          args.lens_k1, args.jitter)
+                          args.lens_k1, args.jitter, args.size)
     ms = np.concatenate([[], *tally.seconds.values()]) * 1000
     print(f"cases {args.cases} (brandi-4 and brandi-6 alternating), seed {args.seed}, "
           f"seats nobody plays per case {args.empty_seats}"
@@ -410,7 +427,8 @@ def main(argv: Sequence[str] | None = None) -> int:
           + (", naive reader" if args.reader == "naive" else "")
           + (f", lens distortion k1 {args.lens_k1}" if args.lens_k1 else "")
           + (f", another camera per case (jitter seed {args.jitter})"
-             if args.jitter is not None else ""))
+             if args.jitter is not None else "")
+          + (f", frames {args.size[0]}x{args.size[1]}" if args.size else ""))
     print(f"per-hole accuracy (visible holes): {tally.correct / max(tally.holes, 1):.5%} "
           f"of {tally.holes}; visible holes reported '?': {tally.unknown_visible}")
     print(f"boards fully correct: {tally.boards_correct / max(tally.boards, 1):.2%} "
