@@ -21,10 +21,11 @@ def rendered_start(profile_name: str, material: str = "wood"):
     return render(profile, start_occupancy(profile), RenderConditions(material=material), seed=1)
 
 
-def benchmark_case(seed: int, case: int, lens_k1: float = 0.0):
+def benchmark_case(seed: int, case: int, lens_k1: float = 0.0,
+                   size: tuple[int, int] = (1280, 960)):
     """Case ``case`` of the draw ``bench/vision.py --seed SEED`` makes (its board, default
     colours): (profile, start frame, game frame, game position); ``lens_k1`` takes both
-    frames through a lens."""
+    frames through a lens, ``size`` renders both at that (width, height)."""
     from dataclasses import replace
 
     from vision.render import render, start_occupancy
@@ -34,7 +35,8 @@ def benchmark_case(seed: int, case: int, lens_k1: float = 0.0):
     case_seed = seed * 1000 + 2 * case
     test, reference, occupancy = draw_case(profile, np.random.default_rng([seed, case]),
                                            case_seed)
-    test, reference = (replace(c, lens_k1=lens_k1) for c in (test, reference))
+    test, reference = (replace(c, lens_k1=lens_k1, width=size[0], height=size[1])
+                       for c in (test, reference))
     start = render(profile, start_occupancy(profile), reference, seed=case_seed)
     return profile, start, render(profile, occupancy, test, seed=case_seed + 1), occupancy
 

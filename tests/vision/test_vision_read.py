@@ -9,7 +9,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from tests.vision.conftest import rendered_start, some_position
+from tests.vision.conftest import benchmark_case, rendered_start, some_position
 from vision.reader.board_reader import BoardReader, ReadError
 from vision.reader.match import possible_classes
 from vision.reader.warning import board_overexposed, kennel_overexposed
@@ -58,6 +58,16 @@ def test_black_and_white_marbles_against_empty_holes_and_glare(brandi6):
         # Never a definite wrong class; a hole the reader doubts may say "?" (rarely).
         assert all(said[hole] in (truth, "?") for hole, truth in occupancy.items()), material
         assert sum(value == "?" for value in said.values()) <= 1, material
+
+
+@pytest.mark.parametrize("case", [0, 1])
+def test_frames_at_the_cameras_larger_size_are_read_like_the_smaller(case):
+    """The benchmark's first cases (both boards) at 1640x1232 (bench/vision.py --size)."""
+    profile, start, frame, occupancy = benchmark_case(2024, case, size=(1640, 1232))
+    assert frame.image.shape[:2] == (1232, 1640)
+    reading = BoardReader(profile, start.image).read(frame.image)
+    right, visible, hidden_wrong = _score(reading, occupancy, frame.occluded)
+    assert right == visible and hidden_wrong == 0
 
 
 @pytest.mark.slow
