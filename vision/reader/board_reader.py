@@ -788,7 +788,8 @@ class BoardReader:
                         region = self._hiding_texture(grey, fit, foreign.brighter,
                                                       empty_before)
             foreign = foreign._replace(region=region)
-            ruled_out = self._ruled_out(features, prototypes, pairs, noise=foreign.noise)
+            ruled_out = self._ruled_out(features, prototypes, pairs, foreign.noise,
+                                        scores if self.learned.match is not None else None)
             scores = without_ruled_out(scores, ruled_out)
             evidence = self._evidence(features, prototypes, distance, scores, patterns,
                                       foreign)
@@ -908,7 +909,8 @@ class BoardReader:
         return True
 
     def _ruled_out(self, features: HoleFeatures, prototypes: Prototypes,
-                   pairs: PairEvidence, noise: float) -> np.ndarray:
+                   pairs: PairEvidence, noise: float,
+                   scores: np.ndarray | None = None) -> np.ndarray:
         """(C, N) the classes each hole's look rules out: on the track and in homes the colours
         its hue rules out (`hue`: its centre against the white there, the plain board around
         it in white light), for each colour only while the hue check passes in this frame on
@@ -916,12 +918,13 @@ class BoardReader:
         does not balance fails it); anywhere the class it held in the reference where it has
         changed since beyond the frame's ``noise`` (`match.changed_holes`); and in a kennel
         the empty hole where the reference's marble stayed (`STAYED_DISC`). A strong dimple
-        inverted (`_inverted_dimples`) counts as changed."""
+        inverted (`_inverted_dimples`) counts as changed. ``scores``: the match network's
+        (black glass mirroring a tint, `hue.ruled_out`), None without it."""
         assert self.reference is not None
         local_board = linear_bgr(np.exp(features.ring - prototypes.paint) - LOG_OFFSET)
         centre = linear_bgr(np.exp(features.centre) - LOG_OFFSET)
         lab = balanced_lab(centre, local_board / self._board_white)
-        by_hue = ruled_out(lab, prototypes.names)
+        by_hue = ruled_out(lab, prototypes.names, scores)
         changed = changed_holes(features, self.reference, pairs.disc_match, noise)
         changed |= self._inverted_dimples(pairs.disc_match)
         classes = np.arange(len(prototypes.names))[:, None]

@@ -13,7 +13,10 @@ trusts it for a colour only in frames where it keeps the name of most of that co
 still in their kennel, `passing`):
 
 * a colourful look (chroma ≥ `COLOURFUL`) rules out black, and white when beyond
-  `COLOURFUL_WHITE` (white glass takes on a tint of the board and the lamps);
+  `COLOURFUL_WHITE` (white glass takes on a tint of the board and the lamps); not black where
+  the tint stays below `MIRRORED_TINT` and the networks take the hole for black by `BLACK_LEAD`
+  over every other class (black glass on light wood mirrors the wood: red-brown, or bluish
+  under a cool lamp);
 * a grey look (chroma ≤ `GREY`) no darker than `GREY_FROM_L` rules out every coloured name
   (darker still, noise decides the hue, and nothing is ruled out);
 * a colourful look rules out a coloured name whose palette hue lies more than `HUE_SLACK`
@@ -34,6 +37,8 @@ from vision.reader.palette import PALETTE
 
 COLOURFUL = 15.0  # chroma (C*ab) from which a look is no black marble
 COLOURFUL_WHITE = 40.0  # ... and no white one
+MIRRORED_TINT = 30.0  # chroma below which black glass may show what it mirrors ...
+BLACK_LEAD = 6.0  # ... when the networks take it for black by this many log-odds
 GREY = 6.0  # chroma up to which a look is no coloured marble ...
 GREY_FROM_L = 6.0  # ... when it is at least this light (L*)
 HUE_SLACK = 30.0  # degrees a coloured name's hue may lie beyond the nearest one's
@@ -49,9 +54,11 @@ def hue_angle(lab: np.ndarray) -> np.ndarray:
 _PALETTE_HUE = {name: float(hue_angle(lab)) for name, lab in PALETTE.items()}
 
 
-def ruled_out(lab: np.ndarray, names: Sequence[str | None]) -> np.ndarray:
+def ruled_out(lab: np.ndarray, names: Sequence[str | None],
+              scores: np.ndarray | None = None) -> np.ndarray:
     """(len(names), N) bool: which names the balanced looks ``lab`` (N, 3) rule out; a name
-    outside the palette (or None) is never ruled out."""
+    outside the palette (or None) is never ruled out. ``scores`` (len(names), N): the
+    networks' class scores, for black glass mirroring a tint."""
     chroma = np.hypot(lab[:, 1], lab[:, 2])
     colourful = chroma >= COLOURFUL
     grey = (chroma <= GREY) & (lab[:, 0] >= GREY_FROM_L)
@@ -62,12 +69,20 @@ def ruled_out(lab: np.ndarray, names: Sequence[str | None]) -> np.ndarray:
     out = np.zeros((len(names), len(lab)), bool)
     for row, name in enumerate(names):
         if name == "black":
-            out[row] = colourful
+            out[row] = colourful & ~((chroma < MIRRORED_TINT) & _leads(scores, row))
         elif name == "white":
             out[row] = chroma >= COLOURFUL_WHITE
         elif name in gaps:
             out[row] = grey | (colourful & (gaps[name] > nearest + HUE_SLACK))
     return out
+
+
+def _leads(scores: np.ndarray | None, row: int) -> np.ndarray | bool:
+    """Where class ``row`` scores `BLACK_LEAD` above every other class (no scores: nowhere)."""
+    if scores is None:
+        return False
+    others = np.delete(scores, row, axis=0).max(axis=0)
+    return np.asarray(scores[row] - others >= BLACK_LEAD)
 
 
 def passing(out: np.ndarray, known: np.ndarray) -> np.ndarray:
