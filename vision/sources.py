@@ -117,21 +117,34 @@ class FrameSource(ABC):
 
 
 def read_image(path: str | Path) -> np.ndarray:
-    """Read one image file as BGR uint8; `SourceError` naming the file if that fails or if a
-    JPEG was cut off (OpenCV would fill its missing part with grey)."""
+    """Read one image file as BGR uint8; `SourceError` naming the file if that fails, if a
+    JPEG was cut off (OpenCV would fill its missing part with grey) or if the picture is
+    greyscale (no marble's colour shows; a blank frame of one grey is left to the locator,
+    which finds no markers in it)."""
     import cv2
 
     file = Path(path)
     if not file.is_file():
         raise SourceError(f"{path}: no such file")
     data = file.read_bytes()
+    if not data:
+        raise SourceError(f"{path}: an empty file")
     if data.startswith(b"\xff\xd8") and JPEG_END not in data.rstrip(b"\0")[-JPEG_TRAILER:]:
         raise SourceError(f"{path}: a JPEG cut off before its end")
     # (decoded from the bytes read above; turned as its EXIF orientation says, as imread does)
     image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if image is None:
         raise SourceError(f"{path}: not a readable image")
+    if _greyscale(image):
+        raise SourceError(f"{path}: a greyscale picture: the marbles' colours do not show")
     return image
+
+
+def _greyscale(image: np.ndarray) -> bool:
+    """Whether a BGR picture that is not of one grey has the same value in every channel."""
+    blue = image[..., 0]
+    return bool(np.array_equal(blue, image[..., 1]) and np.array_equal(blue, image[..., 2])
+                and blue.min() < blue.max())
 
 
 class StillImageSource(FrameSource):

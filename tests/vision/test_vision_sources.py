@@ -96,6 +96,18 @@ def test_a_jpeg_cut_off_is_a_source_error_not_a_half_grey_frame(tmp_path):
         read_image(cut)
 
 
+def test_an_empty_file_and_a_greyscale_picture_are_source_errors(tmp_path):
+    empty, grey, flat = tmp_path / "empty.png", tmp_path / "grey.png", tmp_path / "flat.png"
+    empty.write_bytes(b"")
+    cv2.imwrite(str(grey), np.random.default_rng(2).integers(0, 255, (96, 128), np.uint8))
+    cv2.imwrite(str(flat), np.full((96, 128, 3), 128, np.uint8))
+    with pytest.raises(SourceError, match=r"empty\.png: an empty file"):
+        read_image(empty)
+    with pytest.raises(SourceError, match=r"grey\.png: a greyscale picture"):
+        read_image(grey)
+    assert read_image(flat).shape == (96, 128, 3)  # one grey: the locator says what is wrong
+
+
 def test_folder_without_images_is_a_source_error(tmp_path):
     with pytest.raises(SourceError, match="no images"):
         open_source(str(tmp_path))
