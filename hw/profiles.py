@@ -141,7 +141,10 @@ def load_profile(name_or_path: str | Path) -> BoardProfile:
         if not path.is_file():
             known = ", ".join(profile_names())
             raise ProfileError(f"board {text!r}: no such profile (shipped: {known}) or file")
-        raw = path.read_text(encoding="utf-8")
+        try:
+            raw = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise ProfileError(f"board {text!r}: not a text file (a profile is JSON)") from None
         source = str(path)
     try:
         data = json.loads(raw)

@@ -95,3 +95,10 @@ def test_profile_that_is_not_json(tmp_path: Path) -> None:
     path.write_text("{")
     with pytest.raises(ProfileError, match="not valid JSON"):
         load_profile(path)
+
+
+def test_profile_that_is_no_text_file(tmp_path: Path) -> None:
+    path = tmp_path / "photo.png"
+    path.write_bytes(b"\x89PNG\r\n\x1a\n\x00\xff")
+    with pytest.raises(ProfileError, match=r"photo\.png.*not a text file"):
+        load_profile(path)
