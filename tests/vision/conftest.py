@@ -22,22 +22,26 @@ def rendered_start(profile_name: str, material: str = "wood"):
 
 
 def benchmark_case(seed: int, case: int, lens_k1: float = 0.0,
-                   size: tuple[int, int] = (1280, 960)):
+                   size: tuple[int, int] = (1280, 960), shuffled: bool = False):
     """Case ``case`` of the draw ``bench/vision.py --seed SEED`` makes (its board, default
-    colours): (profile, start frame, game frame, game position); ``lens_k1`` takes both
-    frames through a lens, ``size`` renders both at that (width, height)."""
+    colours, or with ``shuffled`` those of ``--shuffle-colours``): (profile, start frame, game
+    frame, game position); ``lens_k1`` takes both frames through a lens, ``size`` renders both
+    at that (width, height)."""
     from dataclasses import replace
 
     from vision.render import render, start_occupancy
-    from vision.render.cases import draw_case
+    from vision.render.cases import draw_case, shuffled_colours
 
     profile = load_profile(("brandi-4", "brandi-6")[case % 2])
     case_seed = seed * 1000 + 2 * case
+    colours = profile.default_colors
+    if shuffled and case % 3 == 2:
+        colours = shuffled_colours(profile, np.random.default_rng([seed, case, 3]))
     test, reference, occupancy = draw_case(profile, np.random.default_rng([seed, case]),
-                                           case_seed)
+                                           case_seed, colours=colours)
     test, reference = (replace(c, lens_k1=lens_k1, width=size[0], height=size[1])
                        for c in (test, reference))
-    start = render(profile, start_occupancy(profile), reference, seed=case_seed)
+    start = render(profile, start_occupancy(profile, colours), reference, seed=case_seed)
     return profile, start, render(profile, occupancy, test, seed=case_seed + 1), occupancy
 
 

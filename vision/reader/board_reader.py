@@ -70,6 +70,7 @@ from vision.reader.occlusion import (
     region_distance,
     region_share,
     unwitnessed_parts,
+    with_holes,
     without_grain_shown,
 )
 from vision.reader.palette import balanced_lab, linear_bgr, name_seats, paper_colours
@@ -154,6 +155,19 @@ EMPTY_SCORE = -2.0
 # had margins of 4 or more on the hand cases of seeds 2024, 2025 and 2031 (shuffled, 1 800
 # cases) and on path-traced 0389-0759 but one under a hand (0739 `K4.0`, 2.2).
 KEPT_BESIDE_HAND_MARGIN = 3.0
+# A hole empty in the reference, read empty away from every foreign region (beyond
+# `TOUCH_REACH_MM`), that lies farther than this from the empty class (Gaussian distance) ...
+STRANGE_DISTANCE = 6.0
+# ... by less than this margin (log-odds), its ring's grain lost as under a finger
+# (`TOUCHED_RING_MATCH`), has something over it that the occlusion test did not find: a finger
+# over the sparse surface points of a track (compositing seed 2034 at 1640x1232, case 284,
+# `T61`: 9.4, 5.6 and 0.47, then named yellow by the count). Beyond that distance every such
+# hole read empty with a margin below 10 was under a hand on seed 2024 and path-traced
+# 0389-0794, where visible empty holes so far from the empty class had margins of 17 or more;
+# on seed 2034 one in view had 8.3, its ring matching 0.91 (case 73, `T90`), and on seed 2032
+# shuffled white glass 0.7, white scoring 0.2 log-odds (case 259, `T34`); under hands no marble
+# scored above -1.7 there.
+STRANGE_MARGIN = 10.0
 # A hole inside a foreign region, empty in the reference and read empty, that looks unlike an
 # empty hole (Gaussian distance to the empty class beyond this) and unlike its own reference
 # (disc match below `UNCHANGED_DISC`) has something over it: a black marble between fingers
@@ -719,6 +733,23 @@ class BoardReader:
                           & (evidence.distance[0] > IN_REGION_EMPTY_DISTANCE)
                           & (evidence.disc_match < UNCHANGED_DISC) & ~in_changed_light)
 
+    def _strange_empty_unexplained(self, evidence: HoleEvidence) -> np.ndarray:
+        """(N,) holes empty in the reference, read empty, beyond `TOUCH_REACH_MM` of every
+        foreign region, farther than `STRANGE_DISTANCE` from the empty class by a margin below
+        `STRANGE_MARGIN`, their rings matching the reference's below `TOUCHED_RING_MATCH` and
+        no marble likelier there than not (every colour below 0 log-odds): something the
+        occlusion test missed is over them, and the board around them counts as a foreign
+        region (`occlusion.with_holes`). (Without a match network the scores are no log-odds:
+        none.)"""
+        if self.learned is None or self.learned.match is None:
+            return np.zeros(len(self.ids), bool)
+        return np.asarray((evidence.best == 0) & (self._start_classes == 0)
+                          & (evidence.scores[1:].max(axis=0) < 0.0)
+                          & (evidence.reach > TOUCH_REACH_MM)
+                          & (evidence.distance[0] > STRANGE_DISTANCE)
+                          & (evidence.margin < STRANGE_MARGIN)
+                          & (evidence.ring_match < TOUCHED_RING_MATCH))
+
     def _emptied_unchanged_by_hand(self, evidence: HoleEvidence) -> np.ndarray:
         """(N,) holes full in the reference, read empty, within `TOUCH_REACH_MM` of a foreign
         region, whose disc still shows the reference's pattern (`UNCHANGED_DISC`): the marble
@@ -793,12 +824,17 @@ class BoardReader:
             scores = without_ruled_out(scores, ruled_out)
             evidence = self._evidence(features, prototypes, distance, scores, patterns,
                                       foreign)
+            strange = self._strange_empty_unexplained(evidence)
+            if strange.any():
+                foreign = foreign._replace(region=with_holes(self.grid, region, strange))
+                evidence = self._evidence(features, prototypes, distance, scores, patterns,
+                                          foreign)
             in_changed_light = self._in_changed_light(evidence, residual[0])
             hidden = (blind_at_region(evidence) | flat_empty(evidence, empty_before)
                       | self._strange_empty_in_region(evidence, in_changed_light)
                       | self._emptied_unchanged_by_hand(evidence)
                       | self._emptied_unlike_empty(evidence)
-                      | self._kept_unclearly_by_hand(evidence))
+                      | self._kept_unclearly_by_hand(evidence) | strange)
             if self.learned.trust is not None:
                 doubt = self.learned.trust.threshold - self.learned.trust.logits(evidence.matrix())
                 no_colour_left = ~np.any(self._possible[1:] & ~ruled_out[1:], axis=0)

@@ -575,6 +575,18 @@ def region_distance(grid: SurfaceGrid, region: np.ndarray) -> np.ndarray:
     return np.asarray(distance[grid.ring_cells] * grid.spacing_mm)
 
 
+def with_holes(grid: SurfaceGrid, region: np.ndarray, holes: np.ndarray) -> np.ndarray:
+    """The region grid with the board within `RING_REACH_MM` of each hole in ``holes`` (N,)
+    bool added: a hole that shows something over it stands for the board around it, as a
+    changed ring does."""
+    mask = region.astype(np.uint8)
+    rows, cols = grid.ring_cells
+    reach = round(RING_REACH_MM / grid.spacing_mm)
+    for index in np.flatnonzero(holes):
+        cv2.circle(mask, (int(cols[index]), int(rows[index])), reach, 1, -1)
+    return mask.astype(bool)
+
+
 def region_share(grid: SurfaceGrid, region: np.ndarray) -> np.ndarray:
     """Per hole: the share of the `AVERAGE_MM` square around its centre that the region covers
     (a fingertip or a whole hand)."""
