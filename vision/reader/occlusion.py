@@ -415,10 +415,8 @@ class Baseline:
         seeds = np.zeros(grid.shape, bool)
         seeds.reshape(-1)[grid.flat_cells] = strong[:points]
         rows, cols = grid.ring_cells
-        ring_disc = round(RING_REACH_MM / grid.spacing_mm)
         changed_rings = np.flatnonzero(weak[points:])
-        for index in changed_rings:
-            cv2.circle(mask, (int(cols[index]), int(rows[index])), ring_disc, 1, -1)
+        _mark_around_holes(grid, mask, changed_rings)
         seeded = changed_rings[strong[points:][changed_rings]]
         seeds[rows[seeded], cols[seeded]] = True
         count, labels = cv2.connectedComponents(mask, connectivity=8)
@@ -580,11 +578,17 @@ def with_holes(grid: SurfaceGrid, region: np.ndarray, holes: np.ndarray) -> np.n
     bool added: a hole that shows something over it stands for the board around it, as a
     changed ring does."""
     mask = region.astype(np.uint8)
+    _mark_around_holes(grid, mask, np.flatnonzero(holes))
+    return mask.astype(bool)
+
+
+def _mark_around_holes(grid: SurfaceGrid, mask: np.ndarray, holes: np.ndarray) -> None:
+    """Set the cells of the uint8 grid ``mask`` within `RING_REACH_MM` of each hole whose
+    index is in ``holes``, in place."""
     rows, cols = grid.ring_cells
     reach = round(RING_REACH_MM / grid.spacing_mm)
-    for index in np.flatnonzero(holes):
+    for index in holes:
         cv2.circle(mask, (int(cols[index]), int(rows[index])), reach, 1, -1)
-    return mask.astype(bool)
 
 
 def region_share(grid: SurfaceGrid, region: np.ndarray) -> np.ndarray:
