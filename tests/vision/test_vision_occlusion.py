@@ -451,17 +451,22 @@ def test_a_hand_over_the_edge_of_a_hole_sets_occluded_with_every_hole_read_right
 
 def test_a_doubted_hole_the_census_finds_empty_sets_occluded(monkeypatch):
     # A case of the tuning seed 31 (case 272): a finger covers 88 % of the empty T37 and looks
-    # like the board to the occlusion test, which finds nothing. The trust network doubts T37
-    # by far more than EMPTIED_DOUBT; the census reads it empty (every marble is seen
-    # elsewhere), and the flag says what the doubt was about. (T37 also looks unlike an empty
-    # hole by a small margin, which makes it a region of its own; without that rule, as here,
-    # the census is what finds the finger.)
+    # like the board to the occlusion test, which finds it only through the arm beside the
+    # board. Without that (and without the rule that takes T37, unlike an empty hole by a
+    # small margin, for a region of its own), the trust network doubts T37 by far more than
+    # EMPTIED_DOUBT; the census reads it empty (every marble is seen elsewhere), and the flag
+    # says what the doubt was about.
     profile, start, frame, occupancy = benchmark_case(31, 272)
     assert frame.cover["T37"] > 0.8 and occupancy["T37"] is None
     reader = BoardReader(profile, start.image)
-    assert reader.read(frame.image).holes["T37"] == "?"
+    found = reader.read(frame.image)
+    assert found.evidence is not None
+    assert found.evidence.reach[reader.ids.index("T37")] <= board_reader.TOUCH_REACH_MM
+    assert found.holes == occupancy and found.occluded
     monkeypatch.setattr(BoardReader, "_strange_empty_unexplained",
                         lambda self, evidence: np.zeros(len(self.ids), bool))
+    assert reader.baseline is not None
+    reader.baseline = replace(reader.baseline, outside=None)
     reading = reader.read(frame.image)
     evidence = reading.evidence
     assert evidence is not None and evidence.nothing_over and np.isinf(evidence.reach).all()
@@ -542,11 +547,18 @@ def test_an_emptied_kennel_hole_is_judged_as_a_painted_or_an_unpainted_dimple(br
 
 def test_a_hand_over_a_kennel_hole_whose_marble_left_sets_occluded():
     # The default draw's case 344: a hand covers 96 % of K0.0, whose marble has left, and the
-    # occlusion test finds nothing. The hole looks like no empty dimple, painted or not (far
-    # beyond LEFT_EMPTY_DISTANCE); the census reads it empty, and the flag says what is over it.
+    # occlusion test finds it only through the arm beside the board. Without that, the hole
+    # looks like no empty dimple, painted or not (far beyond LEFT_EMPTY_DISTANCE); the census
+    # reads it empty, and the flag says what is over it.
     profile, start, frame, occupancy = benchmark_case(2024, 344)
     assert frame.cover["K0.0"] > 0.9 and occupancy["K0.0"] is None
     reader = BoardReader(profile, start.image)
+    found = reader.read(frame.image)
+    assert found.evidence is not None and not found.evidence.nothing_over and found.occluded
+    assert all(said in (occupancy[hole], "?") if frame.cover.get(hole, 0.0) > 0.0
+               else said == occupancy[hole] for hole, said in found.holes.items())
+    assert reader.baseline is not None
+    reader.baseline = replace(reader.baseline, outside=None)
     reading = reader.read(frame.image)
     evidence = reading.evidence
     assert evidence is not None and evidence.nothing_over
@@ -643,3 +655,39 @@ def test_an_empty_hole_unlike_the_empty_look_by_a_small_margin_is_a_hand_the_tes
     assert reading.evidence.reach[index] == 0  # its own region now
     assert reading.holes["T61"] == reading.holes["K0.2"] == "?"
     assert reading.occluded
+
+
+def test_fingers_reaching_in_over_the_edge_count_with_the_arm_beside_the_board(brandi4):
+    """Path-traced 0794: fingers over a kennel at the board's edge changed a few scattered
+    points of the board, too few for a region, while the arm they belong to lay over the table
+    beside it. Joined by the changed table beside them they are a region; the table's part is
+    not (nor is an arm beside the board alone, or fingers alone)."""
+    frame = render(brandi4, start_occupancy(brandi4),
+                   RenderConditions(material="wood", noise_sigma=1.0), seed=2)
+    reader = BoardReader(brandi4, frame.image)
+    fit, features = reader.measure(frame.image)
+    grid = reader.grid
+    surface, outside = grid.sample(frame.image, fit), grid.sample_outside(frame.image, fit)
+    assert outside[1].sum() > len(outside[1]) // 2  # the frame shows the table around the board
+    baseline = Baseline.learn(grid, surface, features.ring, outside=outside)
+    # Fingers: two points of the top row, apart; the arm: the table above them.
+    rows, cols = grid.cells
+    top = np.flatnonzero(rows == rows.min())
+    fingers = top[[len(top) // 2 - 2, len(top) // 2 + 2]]
+    skin = np.zeros_like(surface)
+    skin[fingers] = (-0.5, 0.0, 0.5)  # log BGR: much redder
+    above = np.flatnonzero(grid.outside_cells[0] == 0)
+    arm_cols = cols[fingers] + 1  # padded columns
+    arm = above[(grid.outside_cells[1][above] >= arm_cols.min() - 3)
+                & (grid.outside_cells[1][above] <= arm_cols.max() + 3)]
+    arm_over = (outside[0].copy(), outside[1])
+    arm_over[0][arm] += (-0.5, 0.0, 0.5)
+
+    def region(points: np.ndarray, table: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+        return baseline.foreign_regions(points, features.ring, table).region
+
+    found = region(surface + skin, arm_over)
+    assert found[rows[fingers], cols[fingers]].all()
+    assert found.sum() == len(fingers)
+    assert not region(surface + skin, outside).any()  # fingers alone: too few points
+    assert not region(surface, arm_over).any()  # an arm beside the board hides nothing

@@ -559,6 +559,7 @@ class BoardReader:
         self._class_brightness = np.zeros(0)
         self.census: Census | None = None
         self._surface = np.zeros((0, 3), np.float32)  # the reference's bare board (grid)
+        self._outside: tuple[np.ndarray, np.ndarray] | None = None  # the table beside it
         self._kennel_reach = np.zeros(0, bool)
         self._kennel_seats = np.zeros(0, int)
         self._start_classes = np.zeros(0, int)  # each hole's class in the reference
@@ -600,8 +601,9 @@ class BoardReader:
             self._surface = self.grid.sample(reference, fit)
             self._texture = SurfaceTexture.learn(self.grid.points_mm.reshape(-1, 2), reference,
                                                  fit)
+            self._outside = self.grid.sample_outside(reference, fit)
             self.baseline = Baseline.learn(self.grid, self._surface, features.ring,
-                                           self._kennel_reach)
+                                           self._kennel_reach, self._outside)
             self._kennel_seats = kennel_seats
             self._start_classes = start
             self.warnings = reference_warnings(blind, self.colours, self.baseline)
@@ -807,7 +809,8 @@ class BoardReader:
             if self.learned.match is not None:
                 scores = class_scores(self.learned.match, pairs)
             assert self.baseline is not None
-            foreign = self.baseline.foreign_regions(self.grid.sample(image, fit), features.ring)
+            foreign = self.baseline.foreign_regions(self.grid.sample(image, fit), features.ring,
+                                                    self.grid.sample_outside(image, fit))
             empty_before = self._start_classes == 0  # the grain's witnesses; flat dimples
             region = (without_grain_shown(self.grid, foreign.region, *patterns[:2], empty_before)
                       | hiding_grain(self.grid, foreign.brighter, *patterns[:2], empty_before))
@@ -941,7 +944,7 @@ class BoardReader:
         board = blend_surface(stored, now, fair, points, anchors=at_rings, rate=rate)
         self._surface = board[:len(self._surface)]
         self.baseline = Baseline.learn(self.grid, self._surface, board[len(self._surface):],
-                                       self._kennel_reach)
+                                       self._kennel_reach, self._outside)
         return True
 
     def _ruled_out(self, features: HoleFeatures, prototypes: Prototypes,

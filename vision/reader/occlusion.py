@@ -35,6 +35,9 @@ SHRINK_HALVINGS = 2  # the frame is halved this often before sampling the surfac
 SHRINK = 2 ** SHRINK_HALVINGS
 HOLE_CLEARANCE_MM = 12.5  # surface points closer than this to a hole centre are skipped
 EDGE_MM = 8.0  # nor within this of the board's edge
+OUTSIDE_MM = 12.0  # the table beside the board is sampled this far beyond its edge
+ARM_MM = 20.0  # an arm changes that much of the table along the edge at least (noise: spots)
+ARM_SEEDS = 2  # ... and of it this many points clearly
 CHROMA_LIMIT = 0.10  # log colour change beyond a neutral (shadow-like) change
 NOISE_FACTOR = 4.0  # and beyond this many times the typical change of the whole board
 WEAK_SHARE = 0.6  # a foreign region extends over points this share of the colour limit
@@ -70,6 +73,10 @@ DRIFT_MIN_SAMPLES = 20  # fewer samples free of overexposure: the change is take
 CLIPPED_LOG = float(np.log(235 + LOG_OFFSET))  # samples this bright may be overexposed
 _LOG_LEVELS = np.log(np.arange(256, dtype=np.float32) + LOG_OFFSET)  # log of each 8-bit level
 _ROW = 256  # surface points per row of the remap
+# pixel offsets averaged around a point beside the board (as a `SHRINK`-fold shrink would)
+_BOX_OFFSETS = np.stack(np.meshgrid(np.arange(SHRINK) - (SHRINK - 1) / 2,
+                                    np.arange(SHRINK) - (SHRINK - 1) / 2),
+                        axis=-1).reshape(-1, 2).astype(np.float32)
 
 
 @dataclass(frozen=True)
@@ -83,8 +90,14 @@ class SurfaceGrid:
     cells: tuple[np.ndarray, np.ndarray]  # their (rows, cols) in the grid
     hole_cells: np.ndarray  # (N, 2) grid (row, col) of each hole centre, fractional
     edge: np.ndarray  # (H, W) bool: cells at the board's edge or beside a marker
+    outside_mm: np.ndarray  # (E, 2) points on the table, `OUTSIDE_MM` beyond the board's edge
+    # their (rows, cols) in the grid padded by one cell: beside the grid's outermost cells
+    outside_cells: tuple[np.ndarray, np.ndarray]
     # pixel positions of the last fit and frame size, see `_pixels`
     _pixels_of: dict[tuple[object, ...], tuple[np.ndarray, tuple[slice, slice]]] = (
+        field(default_factory=dict, init=False, repr=False, compare=False))
+    # pixels averaged around the points beside the board, and which the frame shows, likewise
+    _outside_of: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = (
         field(default_factory=dict, init=False, repr=False, compare=False))
 
     @cached_property
@@ -124,7 +137,9 @@ class SurfaceGrid:
         points = np.stack([xx[rows, cols], yy[rows, cols]], axis=1).reshape(-1, 1, 2)
         hole_cells = np.column_stack([(ys[0] - centres[:, 1]) / spacing,
                                       (centres[:, 0] - xs[0]) / spacing])
-        return cls(xx.shape, spacing, points, (rows, cols), hole_cells, edge)
+        outside, outside_cells = _outside_points(profile.board_mm, xs, ys)
+        return cls(xx.shape, spacing, points, (rows, cols), hole_cells, edge, outside,
+                   outside_cells)
 
     @cached_property
     def average_cells(self) -> int:
@@ -203,6 +218,26 @@ class SurfaceGrid:
                            borderMode=cv2.BORDER_REPLICATE)
         return np.asarray(cv2.LUT(values, _LOG_LEVELS).reshape(-1, 3)[:len(self.points_mm)])
 
+    def sample_outside(self, image: np.ndarray, fit: BoardFit) -> tuple[np.ndarray, np.ndarray]:
+        """(E, 3) float32 log colour of an 8-bit BGR image at every point of `outside_mm`, each
+        averaged over `SHRINK` x `SHRINK` pixels as `sample` does, and (E,) which of them the
+        frame shows."""
+        key = (fit.homography.tobytes(), fit.lens, image.shape[:2])
+        cached = self._outside_of.get(key)
+        if cached is None:
+            height, width = image.shape[:2]
+            pixels = fit.project(self.outside_mm).astype(np.float32)
+            seen = ((pixels[:, 0] >= SHRINK) & (pixels[:, 0] < width - SHRINK)
+                    & (pixels[:, 1] >= SHRINK) & (pixels[:, 1] < height - SHRINK))
+            cached = (pixels[:, None, :] + _BOX_OFFSETS[None]).reshape(1, -1, 2), seen
+            self._outside_of.clear()
+            self._outside_of[key] = cached
+        spots, seen = cached
+        values = cv2.remap(image, spots, None, cv2.INTER_LINEAR,  # type: ignore[call-overload, unused-ignore]
+                           borderMode=cv2.BORDER_REPLICATE)
+        means = values.reshape(len(seen), -1, 3).astype(np.float32).mean(axis=1)
+        return np.log(means + LOG_OFFSET), seen
+
     def _pixels(self, fit: BoardFit,
                 image_shape: tuple[int, ...]) -> tuple[np.ndarray, tuple[slice, slice]]:
         """Where the grid points lie in the shrunk frame, in rows of `_ROW` (float32), and which
@@ -230,6 +265,25 @@ class SurfaceGrid:
             self._pixels_of.clear()
             self._pixels_of[key] = cached
         return cached
+
+
+def _outside_points(board_mm: tuple[float, float], xs: np.ndarray,
+                    ys: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
+    """Points on the table `OUTSIDE_MM` beyond each edge of the board, one beside each of the
+    grid's outermost cells (``xs``, ``ys``: its columns' and rows' positions), and their cells
+    in the grid padded by one cell."""
+    beyond_x, beyond_y = board_mm[0] / 2 + OUTSIDE_MM, board_mm[1] / 2 + OUTSIDE_MM
+    columns, rows = np.arange(len(xs)), np.arange(len(ys))
+    points = np.concatenate([
+        np.column_stack([xs, np.full(len(xs), beyond_y)]),  # above the top row
+        np.column_stack([xs, np.full(len(xs), -beyond_y)]),  # below the bottom row
+        np.column_stack([np.full(len(ys), -beyond_x), ys]),  # left of the left column
+        np.column_stack([np.full(len(ys), beyond_x), ys])])  # right of the right column
+    cells = (np.concatenate([np.zeros_like(columns), np.full_like(columns, len(ys) + 1),
+                             rows + 1, rows + 1]),
+             np.concatenate([columns + 1, columns + 1, np.zeros_like(rows),
+                             np.full_like(rows, len(xs) + 1)]))
+    return points, cells
 
 
 def glare_bounds(colours: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -296,10 +350,13 @@ class Baseline:
     blind: np.ndarray  # (M + N,) overexposed in two or three channels in the reference
     slack: np.ndarray  # (M + N,) colour change not counted (around full kennels)
     paints: np.ndarray  # (M + N,) blind points' paint (`blind_paints`), -1 for the others
+    # the table beside the board (`SurfaceGrid.sample_outside`): log colours, seen
+    outside: tuple[np.ndarray, np.ndarray] | None = None
 
     @classmethod
     def learn(cls, grid: SurfaceGrid, surface: np.ndarray, rings: np.ndarray,
-              kennels: np.ndarray | None = None) -> Baseline:
+              kennels: np.ndarray | None = None,
+              outside: tuple[np.ndarray, np.ndarray] | None = None) -> Baseline:
         """The baseline of one reference frame (its `SurfaceGrid.sample` and hole rings).
 
         ``kennels`` (M + N,) marks the samples around the full kennels of the reference: the
@@ -317,9 +374,10 @@ class Baseline:
                    _glinting(grid, surface, rings), clipped.sum(axis=0) >= 2,
                    np.zeros(reference.shape[1], np.float32) if kennels is None
                    else np.where(kennels, KENNEL_SLACK, 0.0).astype(np.float32),
-                   blind_paints(reference, clipped))
+                   blind_paints(reference, clipped), outside)
 
-    def foreign_regions(self, surface: np.ndarray, rings: np.ndarray) -> Foreign:
+    def foreign_regions(self, surface: np.ndarray, rings: np.ndarray,
+                        outside: tuple[np.ndarray, np.ndarray] | None = None) -> Foreign:
         """Where something that is not the board covers it (`Foreign`).
 
         A region counts when it is large (`MIN_REGION_MM2`) and has several clearly changed
@@ -328,6 +386,11 @@ class Baseline:
 
         The rings (board colour around every hole) count too: between the holes of a track
         there is little bare board, and a finger along the track shows mostly there.
+
+        So does the table beside the board (``outside``, `SurfaceGrid.sample_outside`): a hand
+        reaches in over the edge, and fingers that only just reach over a kennel or the edge
+        change a few scattered points of the board; joined by the arm beside the board they
+        count (the table's part is not part of the region).
 
         Regions brighter than the board's upper quartile by `BRIGHTENED_LIMIT` (seeds; the region
         extends over points `WEAK_SHARE` of that) are found the same way, apart: a pale hand
@@ -402,13 +465,53 @@ class Baseline:
         lift = brightness - np.partition(sampled, 3 * len(sampled) // 4)[3 * len(sampled) // 4]
         brighter = (lift > BRIGHTENED_LIMIT) & ~self.skip
         lighter = (lift > BRIGHTENED_LIMIT * WEAK_SHARE) & ~self.skip
-        return Foreign(self._large_regions(weak, strong), self._large_regions(lighter, brighter),
-                       weak[points:], typical_noise)
+        beside = None if outside is None else self._outside_changed(outside)
+        return Foreign(self._large_regions(weak, strong, beside),
+                       self._large_regions(lighter, brighter), weak[points:], typical_noise)
 
-    def _large_regions(self, weak: np.ndarray, strong: np.ndarray) -> np.ndarray:
+    def _outside_changed(self, outside: tuple[np.ndarray, np.ndarray],
+                         ) -> tuple[np.ndarray, np.ndarray] | None:
+        """(E,) the points beside the board whose colour changed beyond the weak and the strong
+        limits (as on the board, less the change of the table's light, against the table's own
+        noise: a cloth's or a wooden table's texture is not the board's), where both frames
+        show them unclipped, in runs along the edge as long as an arm is wide (`ARM_MM`, with
+        `ARM_SEEDS` strong points); None when the reference has no such points or too few are
+        judged."""
+        if self.outside is None:
+            return None
+        (now, seen), (before, seen_before) = outside, self.outside
+        judged = (seen & seen_before & (now < CLIPPED_LOG).all(axis=1)
+                  & (before < CLIPPED_LOG).all(axis=1))
+        if np.count_nonzero(judged) < DRIFT_MIN_SAMPLES:
+            return None
+        residual = now - before
+        residual -= np.median(residual[judged], axis=0)
+        brightness = residual.mean(axis=1)
+        chroma = np.sqrt(((residual - brightness[:, None]) ** 2).sum(axis=1))
+        level = np.exp(now.mean(axis=1))
+        noise = 1.4826 * float(np.median((chroma * level)[judged])) / level
+        strong = _changed(chroma, brightness, np.maximum(CHROMA_LIMIT, NOISE_FACTOR * noise))
+        weak = _changed(chroma, brightness,
+                        np.maximum(CHROMA_LIMIT * WEAK_SHARE, WEAK_NOISE_FACTOR * noise)) & judged
+        strong &= weak
+        # Runs along the edge: the outside cells of the padded grid touch along it only.
+        grid = self.grid
+        canvas = np.zeros((grid.shape[0] + 2, grid.shape[1] + 2), np.uint8)
+        canvas[grid.outside_cells] = weak
+        count, labels = cv2.connectedComponents(canvas, connectivity=8)
+        run = labels[grid.outside_cells]
+        long = ((np.bincount(run, minlength=count) * grid.spacing_mm >= ARM_MM)
+                & (np.bincount(run, weights=strong, minlength=count) >= ARM_SEEDS))
+        long[0] = False
+        return long[run], strong & long[run]
+
+    def _large_regions(self, weak: np.ndarray, strong: np.ndarray,
+                       beside: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
         """(H, W) bool grid of the regions of ``weak`` points (M + N: grid points, then rings,
         each ring standing for `RING_REACH_MM` around its hole) that are large enough and hold
-        enough ``strong`` points (hysteresis, as Canny)."""
+        enough ``strong`` points (hysteresis, as Canny). ``beside``: the weak and strong points
+        beside the board (E,), which join and count toward the regions they touch but are no
+        part of them."""
         grid, points = self.grid, len(self.grid.points_mm)
         mask = np.zeros(grid.shape, np.uint8)
         mask.reshape(-1)[grid.flat_cells] = weak[:points]
@@ -419,13 +522,18 @@ class Baseline:
         _mark_around_holes(grid, mask, changed_rings)
         seeded = changed_rings[strong[points:][changed_rings]]
         seeds[rows[seeded], cols[seeded]] = True
+        if beside is not None:
+            mask, seeds = np.pad(mask, 1), np.pad(seeds, 1)
+            mask[grid.outside_cells] = beside[0]
+            seeds[grid.outside_cells] = beside[1]
         count, labels = cv2.connectedComponents(mask, connectivity=8)
         seed_count = np.bincount(labels[seeds], minlength=count)
         area = np.bincount(labels.reshape(-1), minlength=count) * grid.spacing_mm ** 2
         large = ((area >= MIN_REGION_MM2) & (seed_count >= MIN_SEEDS)) | (
             (area >= LARGE_REGION_MM2) & (seed_count >= 1))
         large[0] = False
-        return np.asarray(large[labels])
+        region = large[labels]
+        return np.asarray(region if beside is None else region[1:-1, 1:-1])
 
     def _compare_blind(self, now: np.ndarray, unclipped: np.ndarray, residual: np.ndarray,
                        clipped: np.ndarray, points: int,
