@@ -691,3 +691,16 @@ def test_fingers_reaching_in_over_the_edge_count_with_the_arm_beside_the_board(b
     assert found.sum() == len(fingers)
     assert not region(surface + skin, outside).any()  # fingers alone: too few points
     assert not region(surface, arm_over).any()  # an arm beside the board hides nothing
+
+
+def test_the_table_beside_the_board_is_judged_only_where_the_frame_shows_it(brandi4):
+    frame = render(brandi4, start_occupancy(brandi4), RenderConditions(material="wood"), seed=2)
+    reader = BoardReader(brandi4, frame.image)
+    fit, _ = reader.measure(frame.image)
+    _, seen = reader.grid.sample_outside(frame.image, fit)
+    assert seen.all()
+    half = frame.image[:, :frame.image.shape[1] // 2]  # the same fit, the right half cut off
+    _, seen_in_half = reader.grid.sample_outside(half, fit)
+    in_half = fit.project(reader.grid.outside_mm)[:, 0] < half.shape[1] - 8
+    assert 0 < seen_in_half.sum() < len(seen)
+    assert (seen_in_half <= in_half).all()
