@@ -38,6 +38,10 @@ EDGE_MM = 8.0  # nor within this of the board's edge
 OUTSIDE_MM = 12.0  # the table beside the board is sampled this far beyond its edge
 ARM_MM = 20.0  # an arm changes that much of the table along the edge at least (noise: spots)
 ARM_SEEDS = 2  # ... and of it this many points clearly
+# A table darker than this (8-bit level, in either frame) tells no colour: quantisation and
+# JPEG blocks change its log colour in runs as long as an arm (seed 2025 case 515, no hand:
+# levels 4-24; an arm on seed 31 case 272: 27-32).
+DARK_TABLE_LEVEL = 25
 CHROMA_LIMIT = 0.10  # log colour change beyond a neutral (shadow-like) change
 NOISE_FACTOR = 4.0  # and beyond this many times the typical change of the whole board
 WEAK_SHARE = 0.6  # a foreign region extends over points this share of the colour limit
@@ -73,6 +77,7 @@ DRIFT_MIN_SAMPLES = 20  # fewer samples free of overexposure: the change is take
 CLIPPED_LOG = float(np.log(235 + LOG_OFFSET))  # samples this bright may be overexposed
 _LOG_LEVELS = np.log(np.arange(256, dtype=np.float32) + LOG_OFFSET)  # log of each 8-bit level
 _ROW = 256  # surface points per row of the remap
+_DARK_TABLE_LOG = float(np.log(DARK_TABLE_LEVEL + LOG_OFFSET))
 # pixel offsets averaged around a point beside the board (as a `SHRINK`-fold shrink would)
 _BOX_OFFSETS = np.stack(np.meshgrid(np.arange(SHRINK) - (SHRINK - 1) / 2,
                                     np.arange(SHRINK) - (SHRINK - 1) / 2),
@@ -474,14 +479,15 @@ class Baseline:
         """(E,) the points beside the board whose colour changed beyond the weak and the strong
         limits (as on the board, less the change of the table's light, against the table's own
         noise: a cloth's or a wooden table's texture is not the board's), where both frames
-        show them unclipped, in runs along the edge as long as an arm is wide (`ARM_MM`, with
-        `ARM_SEEDS` strong points); None when the reference has no such points or too few are
-        judged."""
+        show them unclipped and brighter than `DARK_TABLE_LEVEL`, in runs along the edge as
+        long as an arm is wide (`ARM_MM`, with `ARM_SEEDS` strong points); None when the
+        reference has no such points or too few are judged."""
         if self.outside is None:
             return None
         (now, seen), (before, seen_before) = outside, self.outside
         judged = (seen & seen_before & (now < CLIPPED_LOG).all(axis=1)
-                  & (before < CLIPPED_LOG).all(axis=1))
+                  & (before < CLIPPED_LOG).all(axis=1)
+                  & (np.minimum(now, before).mean(axis=1) >= _DARK_TABLE_LOG))
         if np.count_nonzero(judged) < DRIFT_MIN_SAMPLES:
             return None
         residual = now - before
