@@ -9,7 +9,7 @@ from hw import load_profile
 from tests.vision.conftest import rendered_start, some_position
 from vision.reader import BoardReader
 from vision.reader.board_reader import ReadError
-from vision.reader.learning import blend_surface, interpolated
+from vision.reader.learning import blend_surface, blend_table, interpolated
 from vision.render import RenderConditions, render
 
 PROFILE = load_profile("brandi-4")
@@ -150,3 +150,12 @@ def test_interpolation_takes_the_nearest_change_and_fair_points_their_own() -> N
     blended = blend_surface(stored, frame, np.array([True, True, False]), points)
     assert np.allclose(blended[:2, 0], [0.1, 0.2])
     assert np.isclose(blended[2, 0], 0.15)  # not its own (a marble's shadow), its neighbours'
+
+
+def test_the_table_beside_the_board_follows_the_light_where_both_frames_show_it() -> None:
+    before = (np.zeros((3, 3), np.float32), np.array([True, True, False]))
+    now = (np.full((3, 3), 2.0, np.float32), np.array([True, False, True]))
+    colours, seen = blend_table(before, now, 0.5)
+    assert np.allclose(colours, 1.0)
+    assert seen.tolist() == [True, False, False]
+    assert blend_table(None, now, 0.5) is now

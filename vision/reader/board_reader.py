@@ -49,6 +49,7 @@ from vision.reader.learning import (
     blend_features,
     blend_means,
     blend_surface,
+    blend_table,
     near,
 )
 from vision.reader.match import INPUTS as MATCH_INPUTS
@@ -943,8 +944,8 @@ class BoardReader:
         at_rings = np.arange(len(points)) >= len(self._surface)
         board = blend_surface(stored, now, fair, points, anchors=at_rings, rate=rate)
         self._surface = board[:len(self._surface)]
-        self._outside = _blend_outside(self._outside, self.grid.sample_outside(image, reading.fit),
-                                       rate)
+        self._outside = blend_table(self._outside, self.grid.sample_outside(image, reading.fit),
+                                    rate)
         self.baseline = Baseline.learn(self.grid, self._surface, board[len(self._surface):],
                                        self._kennel_reach, self._outside)
         return True
@@ -1034,18 +1035,6 @@ class BoardReader:
         strange = nearest > STRANGE_DISTANCE
         hidden |= strange & self._adjacent[:, strange].any(axis=1)
         return self._spread_to_doubtful(hidden, nearest > DOUBTFUL_DISTANCE)
-
-
-def _blend_outside(stored: tuple[np.ndarray, np.ndarray] | None,
-                   now: tuple[np.ndarray, np.ndarray],
-                   rate: float) -> tuple[np.ndarray, np.ndarray]:
-    """The table beside the board (`SurfaceGrid.sample_outside`: log colours, seen) moved
-    ``rate`` of the way to ``now``'s, where both frames show it: its light follows the
-    board's."""
-    if stored is None:
-        return now
-    (before, seen_before), (colours, seen) = stored, now
-    return before + rate * (colours - before), seen_before & seen
 
 
 def blind_kennels(kennel_seats: np.ndarray, reference: HoleFeatures) -> list[int]:

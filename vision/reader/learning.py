@@ -126,6 +126,18 @@ def blend_surface(stored: np.ndarray, frame: np.ndarray, fair: np.ndarray,
     return np.asarray(stored + rate * change, dtype=stored.dtype)
 
 
+def blend_table(stored: tuple[np.ndarray, np.ndarray] | None,
+                now: tuple[np.ndarray, np.ndarray],
+                rate: float = LEARN_RATE) -> tuple[np.ndarray, np.ndarray]:
+    """The table beside the board (`SurfaceGrid.sample_outside`: log colours, seen) moved
+    ``rate`` of the way to ``now``'s, where both frames show it: its light follows the
+    board's."""
+    if stored is None:
+        return now
+    (before, seen_before), (colours, seen) = stored, now
+    return before + rate * (colours - before), seen_before & seen
+
+
 def near(points_xy: np.ndarray, centres: np.ndarray, reach_mm: float) -> np.ndarray:
     """(P,) which points lie within ``reach_mm`` of any of ``centres`` (K, 2)."""
     if not len(centres):
