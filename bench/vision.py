@@ -65,7 +65,7 @@ from naive_reader import NaiveReader
 from hw import BoardProfile, load_profile
 from vision.reader.board_reader import BoardReader, Learned
 from vision.render import RenderConditions, random_conditions, render, start_occupancy
-from vision.render.cases import draw_case, shuffled_colours
+from vision.render.cases import case_colours, draw_case
 from vision.render.jitter import jittered
 
 KINDS = ("visible", "false ?", "empty>col", "col>empty", "col>col", "hidden", "hidden wrong")
@@ -230,9 +230,7 @@ def run_cases(seed: int, cases: range, cold: bool = False, empty_seats: int = 0,
         rng = np.random.default_rng([seed, case])
         profile = profiles[case % 2]
         case_seed = seed * 1000 + 2 * case
-        colours = profile.default_colors
-        if shuffle and case % 3 == 2:
-            colours = shuffled_colours(profile, np.random.default_rng([seed, case, 3]))
+        colours = case_colours(profile, seed, case, shuffle)
         test, reference, occupancy = draw_case(profile, rng, case_seed, colours=colours)
         if lens_k1:
             test, reference = (replace(c, lens_k1=lens_k1) for c in (test, reference))

@@ -30,13 +30,11 @@ def benchmark_case(seed: int, case: int, lens_k1: float = 0.0,
     from dataclasses import replace
 
     from vision.render import render, start_occupancy
-    from vision.render.cases import draw_case, shuffled_colours
+    from vision.render.cases import case_colours, draw_case
 
     profile = load_profile(("brandi-4", "brandi-6")[case % 2])
     case_seed = seed * 1000 + 2 * case
-    colours = profile.default_colors
-    if shuffled and case % 3 == 2:
-        colours = shuffled_colours(profile, np.random.default_rng([seed, case, 3]))
+    colours = case_colours(profile, seed, case, shuffled)
     test, reference, occupancy = draw_case(profile, np.random.default_rng([seed, case]),
                                            case_seed, colours=colours)
     test, reference = (replace(c, lens_k1=lens_k1, width=size[0], height=size[1])

@@ -86,7 +86,7 @@ from vision.reader.census import UNKNOWN, Census
 from vision.reader.hue import RULED_OUT_COST, without_ruled_out
 from vision.reader.network import MODELS, Network
 from vision.render import RenderConditions, render, start_occupancy
-from vision.render.cases import draw_case, game_position, shuffled_colours
+from vision.render.cases import case_colours, draw_case, game_position
 from vision.render.jitter import jittered
 from vision.render.relight import LampOff
 
@@ -123,9 +123,7 @@ def collect(seed: int, cases: range, wide: bool = False, hands: bool = False,
         rng = np.random.default_rng([seed, case])
         profile = profiles[case % 2]
         case_seed = seed * 1000 + 2 * case
-        colours = profile.default_colors
-        if shuffled and case % 3 == 2:
-            colours = shuffled_colours(profile, np.random.default_rng([seed, case, 3]))
+        colours = case_colours(profile, seed, case, shuffled)
         test, reference, occupancy = draw_case(profile, rng, case_seed, hands or None, colours)
         if wide:
             reference = wider_drift(test, reference, rng)

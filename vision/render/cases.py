@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
     from hw import BoardProfile
 
-__all__ = ["draw_case", "game_position", "related_conditions", "shuffled_colours"]
+__all__ = ["case_colours", "draw_case", "game_position", "related_conditions", "shuffled_colours"]
 
 
 def game_position(profile: BoardProfile, rng: np.random.Generator,
@@ -69,6 +69,16 @@ def draw_case(profile: BoardProfile, rng: np.random.Generator, seed: int,
     test = replace(random_conditions(rng, hands=hands), glare_seed=seed)  # this table's lamps
     reference = related_conditions(test, rng)
     return test, reference, game_position(profile, rng, colours)
+
+
+def case_colours(profile: BoardProfile, seed: int, case: int,
+                 shuffled: bool) -> Sequence[str]:
+    """The seat colours of case ``case`` of a draw with ``seed``: the profile's defaults, or,
+    ``shuffled``, in every third case those `shuffled_colours` deals (the benchmark's
+    ``--shuffle-colours``)."""
+    if shuffled and case % 3 == 2:
+        return shuffled_colours(profile, np.random.default_rng([seed, case, 3]))
+    return profile.default_colors
 
 
 def shuffled_colours(profile: BoardProfile, rng: np.random.Generator) -> tuple[str, ...]:
