@@ -10,7 +10,7 @@ markers only around where they were, which is much faster than searching the who
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -264,14 +264,32 @@ class Locator:
                 raise
             found = {**enlarged, **found}
             fit = self._fit(found)
-        if (grey is not None and outlines and not fit.reused
-                and FRESH_FIT_MARKERS <= len(fit.markers) < len(self._corners_mm)):
-            fitting = {i: found[i] for i in fit.markers}
-            completed = self._completed(grey, fitting, outlines)
-            if len(completed) > len(fitting):
-                fit = self._fit_markers(completed)
+        if not fit.reused and FRESH_FIT_MARKERS <= len(fit.markers) < len(self._corners_mm):
+            fit = self._with_missing_markers(image, grey, fit, found, outlines)
         if not fit.reused:
             self.last_fit = fit
+        return fit
+
+    def _with_missing_markers(self, image: np.ndarray, grey: np.ndarray | None, fit: BoardFit,
+                              found: dict[int, np.ndarray],
+                              outlines: list[np.ndarray]) -> BoardFit:
+        """A fresh ``fit`` through three markers, through the fourth too where it is found:
+        taken from an undecoded outline where the three put it (`_completed`), else decoded
+        in an enlarged window there (blur and JPEG can leave its bits unreadable at the
+        frame's size). Three markers leave the far corner's perspective loose: a pixel off at
+        each corner puts holes there several pixels off."""
+        fitting = {i: found[i] for i in fit.markers}
+        if grey is not None and outlines:
+            completed = self._completed(grey, fitting, outlines)
+            if len(completed) > len(fitting):
+                return self._fit_markers(completed)
+        missing = self._corners_mm.keys() - fitting.keys()
+        more = self._detect_tracked(image, fit, UPSCALE, detector=self._rescuer,
+                                    wanted=missing)
+        if more:
+            with_more = self._fit_markers({**fitting, **more})
+            if with_more.error_px <= MAX_ERROR_PX:
+                return with_more
         return fit
 
     def refine(self, image: np.ndarray, centres_mm: np.ndarray, radius_mm: float) -> BoardFit:
@@ -279,7 +297,9 @@ class Locator:
         dimples), e.g. the track and homes of a start position: three markers leave the far
         corner's perspective poorly fixed, many points all over the board pin it down. A fit
         through all markers is kept as it is: a dimple's darkest spot shifts toward the side
-        the light comes from, a printed corner does not. The refined fit is kept for later
+        the light comes from, a printed corner does not. A refined fit must still fit the
+        markers seen (`MAX_ERROR_PX`): a few dimples found in one part of the board (printed
+        rings, glare) may tilt it anyhow elsewhere. The refined fit is kept for later
         frames."""
         if self.last_fit is None:
             raise LocateError("nothing to refine: locate the board first")
@@ -298,8 +318,12 @@ class Locator:
         projected = cv2.perspectiveTransform(found_mm[kept].reshape(-1, 1, 2), homography)
         error = float(np.sqrt(np.mean(np.sum((projected.reshape(-1, 2) - found_px[kept]) ** 2,
                                              axis=1))))
-        self.last_fit = replace(fit, homography=homography, error_px=error)
-        return self.last_fit
+        refined = replace(fit, homography=homography, error_px=error)
+        seen = self._detect_tracked(image, fit, wanted=fit.markers)
+        if not seen or self._error(refined, seen) > MAX_ERROR_PX:
+            return fit
+        self.last_fit = refined
+        return refined
 
     def _ideal(self, points_px: np.ndarray) -> np.ndarray:
         """Frame pixel positions (N, 2) as an ideal camera would show them."""
@@ -424,14 +448,18 @@ class Locator:
     def _detect_tracked(self, image: np.ndarray, fit: BoardFit, upscale: int = 1,
                         margin: float = SEARCH_MARGIN,
                         detector: cv2.aruco.ArucoDetector | None = None,
-                        enough: int | None = None) -> dict[int, np.ndarray]:
-        """Search each marker only in a window around where ``fit`` puts it; ``upscale``
-        enlarges the window first (small, blurred markers decode better). With ``enough``, stop
-        once that many markers are found where ``fit`` puts them: the board has not moved."""
+                        enough: int | None = None,
+                        wanted: Collection[int] | None = None) -> dict[int, np.ndarray]:
+        """Search each marker (of ``wanted``, default all) only in a window around where ``fit``
+        puts it; ``upscale`` enlarges the window first (small, blurred markers decode better).
+        With ``enough``, stop once that many markers are found where ``fit`` puts them: the
+        board has not moved."""
         detector = detector or self._tracker
         height, width = image.shape[:2]
         found: dict[int, np.ndarray] = {}
         for marker_id, corners_mm in self._corners_mm.items():
+            if wanted is not None and marker_id not in wanted:
+                continue
             corners = fit.project(corners_mm)
             low, high = corners.min(axis=0), corners.max(axis=0)
             pad = (high - low).max() * margin

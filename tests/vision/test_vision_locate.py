@@ -221,6 +221,46 @@ def test_the_papers_outline_around_a_marker_without_bits_is_not_taken_for_it(bra
     assert _hole_error(fit, brandi4, truth) < 1.5
 
 
+def test_a_marker_blur_leaves_undecodable_is_decoded_enlarged_where_the_others_put_it():
+    """Case 209 of the seed-2024 draw, its game frame through another camera
+    (`vision.render.jitter`, seed 1): three markers decode and marker 0 shows no outline to
+    complete; enlarged, the window where the three put it decodes it, and the four pin the
+    far corner's holes better than three."""
+    from vision.render.jitter import jittered
+
+    profile, start, frame, _ = benchmark_case(2024, 209)
+    _, image = jittered(start.image, frame.image, np.random.default_rng([1, 2024 * 1000 + 418]))
+    locator = Locator(profile)
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    found, outlines = locator._detect_outlined(grey)
+    assert sorted(found) == [1, 2, 3]  # the situation this test is about
+    assert sorted(locator._completed(grey, found, outlines)) == [1, 2, 3]
+    three = _hole_error(locator._fit_markers(found), profile, frame.homography)
+    fit = locator.locate(image)
+    assert fit.markers == (0, 1, 2, 3)
+    assert _hole_error(fit, profile, frame.homography) < min(0.5, three)
+
+
+def test_dimples_found_in_one_corner_alone_do_not_tilt_the_fit(monkeypatch):
+    """Printed rings and glare can leave a few dimples found, all in one part of the board:
+    a homography through them alone swings the rest of the board anyhow. Such a fit no
+    longer fits the markers seen, and the fit through them is kept."""
+    import vision.locate
+
+    profile, start, _, _ = benchmark_case(2024, 29)
+    covered = _cover(start.image, Locator(profile).locate(start.image), profile, (2,))
+    locator = Locator(profile)
+    fit = locator.locate(covered)
+    assert fit.markers == (0, 1, 3)
+    empty = np.array([(h.x, h.y) for h in profile.holes if h.kind != "kennel"])
+    corner = empty[np.argsort(np.hypot(*(empty - empty[0]).T))[:15]]
+    truth = cv2.perspectiveTransform(corner.reshape(-1, 1, 2), start.homography).reshape(-1, 2)
+    noise = np.random.default_rng(1).uniform(-1.0, 1.0, truth.shape)
+    monkeypatch.setattr(vision.locate, "find_dimples", lambda *_args: (corner, truth + noise))
+    assert locator.refine(covered, empty, profile.hole_diameter_mm / 2) is fit
+    assert locator.last_fit is fit
+
+
 def test_a_fit_through_three_markers_is_refined_on_the_empty_holes():
     # Case 29 of the seed-2024 draw with a hand over marker 2: the other three leave the far
     # corner's perspective so loose that holes there are several pixels off.
