@@ -276,15 +276,15 @@ class Locator:
         """A fresh ``fit`` through three markers, through the fourth too where it is found:
         taken from an undecoded outline where the three put it (`_completed`), else decoded
         in an enlarged window there (blur and JPEG can leave its bits unreadable at the
-        frame's size). Three markers leave the far corner's perspective loose: a pixel off at
-        each corner puts holes there several pixels off."""
+        frame's size), as wide as the rescue's: three markers leave the far corner's
+        perspective loose, a pixel off at each corner puts it several pixels off."""
         fitting = {i: found[i] for i in fit.markers}
         if grey is not None and outlines:
             completed = self._completed(grey, fitting, outlines)
             if len(completed) > len(fitting):
                 return self._fit_markers(completed)
         missing = self._corners_mm.keys() - fitting.keys()
-        more = self._detect_tracked(image, fit, UPSCALE, detector=self._rescuer,
+        more = self._detect_tracked(image, fit, UPSCALE, RESCUE_MARGIN, self._rescuer,
                                     wanted=missing)
         if more:
             with_more = self._fit_markers({**fitting, **more})
