@@ -275,9 +275,10 @@ class Locator:
                               outlines: list[np.ndarray]) -> BoardFit:
         """A fresh ``fit`` through three markers, through the fourth too where it is found:
         taken from an undecoded outline where the three put it (`_completed`), else decoded
-        in an enlarged window there (blur and JPEG can leave its bits unreadable at the
-        frame's size), as wide as the rescue's: three markers leave the far corner's
-        perspective loose, a pixel off at each corner puts it several pixels off."""
+        in an enlarged window there, as it is or sharpened (blur and JPEG can leave its bits
+        unreadable at the frame's size); the window is as wide as the rescue's: three markers
+        leave the far corner's perspective loose, a pixel off at each corner puts it several
+        pixels off."""
         fitting = {i: found[i] for i in fit.markers}
         if grey is not None and outlines:
             completed = self._completed(grey, fitting, outlines)
@@ -286,6 +287,10 @@ class Locator:
         missing = self._corners_mm.keys() - fitting.keys()
         more = self._detect_tracked(image, fit, UPSCALE, RESCUE_MARGIN, self._rescuer,
                                     wanted=missing)
+        if not more:  # a camera out of focus: its edges steepened
+            sharpened = _sharpened(_grey(image) if grey is None else grey)
+            more = self._detect_tracked(sharpened, fit, UPSCALE, RESCUE_MARGIN, self._rescuer,
+                                        wanted=missing)
         if more:
             with_more = self._fit_markers({**fitting, **more})
             if with_more.error_px <= MAX_ERROR_PX:

@@ -262,6 +262,28 @@ def test_the_fourth_marker_is_found_where_three_put_it_a_markers_side_off():
     assert _hole_error(fit, profile, start.homography) < 1.0
 
 
+def test_the_fourth_marker_of_a_camera_out_of_focus_is_found_sharpened():
+    """Case 39 of the seed-2024 draw, its reference blurred (1.6 px): markers 0, 2 and 3
+    decode, marker 1 neither as it is nor enlarged where they put it; enlarged and sharpened
+    (an unsharp mask, as in the last-resort search) it decodes."""
+    from vision.locate import _sharpened
+
+    profile, start, _, _ = benchmark_case(2024, 39)
+    image = cv2.GaussianBlur(start.image, (0, 0), 1.6)
+    locator = Locator(profile)
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    found, _ = locator._detect_outlined(grey)
+    three = locator._fit_markers(found)
+    assert sorted(found) == [0, 2, 3]  # the situation this test is about
+    assert 1 not in locator._detect_tracked(image, three, UPSCALE, RESCUE_MARGIN,
+                                            locator._rescuer)
+    assert 1 in locator._detect_tracked(_sharpened(grey), three, UPSCALE, RESCUE_MARGIN,
+                                        locator._rescuer)
+    fit = locator.locate(image)
+    assert fit.markers == (0, 1, 2, 3)
+    assert _hole_error(fit, profile, start.homography) < 1.0
+
+
 def test_dimples_found_in_one_corner_alone_do_not_tilt_the_fit(monkeypatch):
     """Printed rings and glare can leave a few dimples found, all in one part of the board:
     a homography through them alone swings the rest of the board anyhow. Such a fit no
