@@ -303,9 +303,9 @@ class Locator:
         corner's perspective poorly fixed, many points all over the board pin it down. A fit
         through all markers is kept as it is: a dimple's darkest spot shifts toward the side
         the light comes from, a printed corner does not. A refined fit must still fit the
-        markers seen (`MAX_ERROR_PX`): a few dimples found in one part of the board (printed
-        rings, glare) may tilt it anyhow elsewhere. The refined fit is kept for later
-        frames."""
+        markers seen (`MAX_ERROR_PX`; looked for as for a missing marker): a few dimples found
+        in one part of the board (printed rings, glare) may tilt it anyhow elsewhere. The
+        refined fit is kept for later frames."""
         if self.last_fit is None:
             raise LocateError("nothing to refine: locate the board first")
         fit = self.last_fit
@@ -324,8 +324,9 @@ class Locator:
         error = float(np.sqrt(np.mean(np.sum((projected.reshape(-1, 2) - found_px[kept]) ** 2,
                                              axis=1))))
         refined = replace(fit, homography=homography, error_px=error)
-        seen = self._detect_tracked(image, fit, wanted=fit.markers)
-        if not seen or self._error(refined, seen) > MAX_ERROR_PX:
+        seen = self._detect_tracked(image, fit, UPSCALE, RESCUE_MARGIN, self._rescuer,
+                                    wanted=fit.markers)
+        if seen and self._error(refined, seen) > MAX_ERROR_PX:
             return fit
         self.last_fit = refined
         return refined
