@@ -443,9 +443,7 @@ class Baseline:
         every = slice(None, None, DRIFT_SUBSAMPLE)
         typical_noise = 1.4826 * float(_row_medians((chroma[every] * level[every])[None])[0, 0])
         noise = typical_noise / level
-        strong = _changed(chroma, brightness, np.maximum(CHROMA_LIMIT, NOISE_FACTOR * noise))
-        weak = _changed(chroma, brightness,
-                        np.maximum(CHROMA_LIMIT * WEAK_SHARE, WEAK_NOISE_FACTOR * noise))
+        strong, weak = _changed(chroma, brightness, noise)
         # A dark hand in dim light looks much like a shadow, and its colour change at single
         # points drowns in the noise there; averaged over the points around (`AVERAGE_MM`)
         # the noise cancels and the hand's coherent change of colour remains.
@@ -496,9 +494,8 @@ class Baseline:
         chroma = np.sqrt(((residual - brightness[:, None]) ** 2).sum(axis=1))
         level = np.exp(now.mean(axis=1))
         noise = 1.4826 * float(np.median((chroma * level)[judged])) / level
-        strong = _changed(chroma, brightness, np.maximum(CHROMA_LIMIT, NOISE_FACTOR * noise))
-        weak = _changed(chroma, brightness,
-                        np.maximum(CHROMA_LIMIT * WEAK_SHARE, WEAK_NOISE_FACTOR * noise)) & judged
+        strong, weak = _changed(chroma, brightness, noise)
+        weak &= judged
         strong &= weak
         # Runs along the edge: the outside cells of the padded grid touch along it only.
         grid = self.grid
@@ -600,9 +597,15 @@ def _row_medians(rows: np.ndarray, kept: np.ndarray | None = None) -> np.ndarray
     return np.array(medians, rows.dtype)[:, None]
 
 
-def _changed(chroma: np.ndarray, brightness: np.ndarray, chroma_limit: np.ndarray) -> np.ndarray:
-    """Changed beyond what light does: colour, or darker than any shadow."""
-    return (chroma > chroma_limit) | (brightness < DARKER_LIMIT)
+def _changed(chroma: np.ndarray, brightness: np.ndarray,
+             noise: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Changed beyond what light does (colour, or darker than any shadow), against the
+    ``noise`` at each point: clearly (`CHROMA_LIMIT`, `NOISE_FACTOR`) and weakly
+    (`WEAK_SHARE`, `WEAK_NOISE_FACTOR`)."""
+    darker = brightness < DARKER_LIMIT
+    strong = (chroma > np.maximum(CHROMA_LIMIT, NOISE_FACTOR * noise)) | darker
+    weak = (chroma > np.maximum(CHROMA_LIMIT * WEAK_SHARE, WEAK_NOISE_FACTOR * noise)) | darker
+    return strong, weak
 
 
 def nothing_over_board(grid: SurfaceGrid, region: np.ndarray) -> bool:
