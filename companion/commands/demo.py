@@ -100,7 +100,7 @@ def serve(profile: Any, state_dir: Any, options: Any, size: tuple[int, int],
     from companion.sim.live import LiveTable
     from companion.table import RefereePin, Table
     from companion.web import create_app
-    from companion.web.server import create_server
+    from companion.web.server import close_server, create_server
     from firmware_bridge.animator import Animator
     from firmware_bridge.config import LedConfig
     from firmware_bridge.strip import open_strip
@@ -139,8 +139,8 @@ def serve(profile: Any, state_dir: Any, options: Any, size: tuple[int, int],
             except KeyboardInterrupt:
                 pass
             finally:
-                table.close()
-                server.close()
+                table.close()  # ends the pages' event streams
+                close_server(server)
     print("Dog Companion demo stopped.")
     return 0
 

@@ -185,7 +185,7 @@ def serve(config: Config, table: Table, pin: RefereePin, live: LiveTable | None 
     """Serve the page for a table; tell systemd how it goes."""
     from companion.service import Service
     from companion.web import create_app
-    from companion.web.server import create_server
+    from companion.web.server import close_server, create_server
 
     profile, hardware, simulated = table.profile, table.hardware, table.simulated
     app = create_app(table, {"DEFAULT_LANGUAGE": config.language,
@@ -219,7 +219,7 @@ def serve(config: Config, table: Table, pin: RefereePin, live: LiveTable | None 
         server.run()        # until Ctrl-C or SIGTERM
     finally:
         service.stopping()
-        table.close()
-        server.close()
+        table.close()       # ends the pages' event streams
+        close_server(server)
     print("Dog Companion stopped.")
     return 0

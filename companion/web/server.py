@@ -40,3 +40,10 @@ def create_server(app: Flask, host: str, port: int) -> Any:
     import waitress
 
     return waitress.create_server(app, host=host, port=port, **server_options(app))
+
+
+def close_server(server: Any) -> None:
+    """Close a server whose app's event streams are ending (the table closed): first wait for
+    the worker threads that serve them, so that none of them wakes a server already closed."""
+    server.task_dispatcher.shutdown()
+    server.close()

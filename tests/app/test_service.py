@@ -67,6 +67,29 @@ def test_run_notifies_ready_pings_watchdog_and_stops_on_sigterm(notify_socket,
     assert (tmp_path / "state" / "journal.sqlite").is_file()
 
 
+def test_sigterm_with_a_page_open_stops_without_an_error(tmp_path: Path) -> None:
+    """A page's event stream holds a server thread; on SIGTERM the table closes, the stream
+    ends, and the server closes only after its thread has finished."""
+    import urllib.request
+
+    env = {**os.environ, "DOG_STATE_DIR": str(tmp_path / "state")}
+    process = subprocess.Popen([sys.executable, "-m", "companion", "run", "--port", "0",
+                                "--host", "127.0.0.1"], env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        page = next(line for line in process.stdout if line.startswith("Page: ")).split()[1]
+        with urllib.request.urlopen(page + "api/events", timeout=10) as events:
+            assert events.readline().startswith(b"retry:")  # the stream is open
+            process.send_signal(signal.SIGTERM)
+            out, err = process.communicate(timeout=30)
+    finally:
+        process.kill()
+    assert process.returncode == 0, err
+    assert "stopped" in out
+    assert "Traceback" not in err and "ERROR" not in err, err
+
+
 class RecordingService(Service):
     def __init__(self, environ: dict[str, str]) -> None:
         super().__init__(environ)
