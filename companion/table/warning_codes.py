@@ -6,6 +6,7 @@ The reader's warnings (`vision.reader.warning.ReaderWarning`, from
 
 - ``kennel_overexposed`` (``color``: the kennel's colour, or ``seat N``);
 - ``board_overexposed`` (``share``: how much of the board, e.g. ``"35%"``);
+- ``reference_blurred`` (``blur``: how far the picture spreads an edge, e.g. ``"1.8 px"``);
 - ``reader_warning`` (``text``: the sentence itself) for a sentence without a code.
 """
 
@@ -14,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-CODES = ("kennel_overexposed", "board_overexposed")  # the codes the reader's warnings carry
+# The codes the reader's warnings carry.
+CODES = ("kennel_overexposed", "board_overexposed", "reference_blurred")
 
 
 def warning_code(text: str) -> dict[str, Any]:

@@ -61,6 +61,9 @@ def camera_warnings() -> dict[str, str]:
                                       "empty."),
         "board_overexposed": gettext("%(share)s of the board is overexposed: a hand or card "
                                      "there may go unseen."),
+        "reference_blurred": gettext("The picture is blurred (edges spread over %(blur)s): "
+                                     "marbles may be read as empty and the board may be lost. "
+                                     "Focus the camera."),
     }
 
 

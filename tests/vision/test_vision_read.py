@@ -133,6 +133,19 @@ def test_an_overexposed_reference_is_warned_about(brandi6):
     assert board.startswith(board.args["share"]) and board.args["share"].endswith("%")
 
 
+def test_a_blurred_reference_is_warned_about(brandi4):
+    sharp = BoardReader(brandi4, rendered_start("brandi-4").image)
+    assert "reference_blurred" not in {warning.code for warning in sharp.warnings}
+    blurred = RenderConditions(blur_sigma=2.0)
+    reader = BoardReader(brandi4, render(brandi4, start_occupancy(brandi4), blurred,
+                                         seed=1).image)
+    (warning,) = reader.warnings
+    assert warning.code == "reference_blurred"
+    assert warning.startswith(f"the picture is blurred (edges spread over {warning.args['blur']})"
+                              ": marbles may be read as empty")
+    assert 1.8 <= float(warning.args["blur"].removesuffix(" px")) <= 2.2
+
+
 def test_a_warning_is_its_sentence_with_a_code():
     warning = kennel_overexposed("blue")
     assert warning == warning.text == ("the blue kennel is overexposed: blue marbles cannot be "

@@ -250,7 +250,8 @@ def test_every_text_the_script_uses_is_given(app: Flask) -> None:
 
 
 CAMERA_WARNING_ARGS = {"camera_lost": {"why"}, "board_not_found": {"why"},
-                       "kennel_overexposed": {"color"}, "board_overexposed": {"share"}}
+                       "kennel_overexposed": {"color"}, "board_overexposed": {"share"},
+                       "reference_blurred": {"blur"}}
 """The camera's warning codes the page translates and their arguments (docs/table.md);
 ``reader_warning`` (a sentence the table does not know) shows its English text."""
 

@@ -35,6 +35,7 @@ import numpy as np
 
 from hw import BoardProfile
 from vision.calibrate import find_lens
+from vision.focus import marker_blur
 from vision.lens import Lens
 from vision.locate import BoardFit, Locator
 from vision.reader.census import UNKNOWN as CENSUS_UNKNOWN
@@ -86,7 +87,12 @@ from vision.reader.texture import (
 )
 from vision.reader.trust import AT_REGION_MM, HoleEvidence
 from vision.reader.trust import INPUTS as TRUST_INPUTS
-from vision.reader.warning import ReaderWarning, board_overexposed, kennel_overexposed
+from vision.reader.warning import (
+    ReaderWarning,
+    board_overexposed,
+    kennel_overexposed,
+    reference_blurred,
+)
 
 EMPTY = None
 UNKNOWN = "?"
@@ -104,6 +110,11 @@ PLAIN_NEIGHBOURS = 4  # plain track holes that say what the bare board looks lik
 FIFTH_MARBLE_PLAYERS = (2, 3, 5)  # Schmidt: each player starts with a marble on the start field
 BLIND_KENNEL_SHARE = 0.5  # a kennel with this share of its holes overexposed is blind
 BLIND_BOARD_SHARE = 0.5  # a reference overexposed over this share of the bare board: warned
+# A reference this blurred (Gaussian σ, pixels; `vision.focus`) is warned about: a camera in
+# focus shows about 0.5 px, the compositing renderer draws up to 1.3 px and reads as well there;
+# the 183 path-traced cases blurred by 1.6 px more (1.7 px in all) read 23 marbles empty, by
+# 2.0 px more left 11 frames unread, their markers undecodable.
+BLURRED_PX = 1.5
 KENNEL_REACH_MM = 22.0  # a kennel marble's shadow and edge fall this far from its hole's centre
 # A foreign region (not a stray) this close to a hole's centre may cover the edge of its marble
 # (8 mm): the occlusion test sees the board only from the rings (12-14 mm) out, every grid step.
@@ -607,7 +618,9 @@ class BoardReader:
                                            self._kennel_reach, self._outside)
             self._kennel_seats = kennel_seats
             self._start_classes = start
-            self.warnings = reference_warnings(blind, self.colours, self.baseline)
+            sharpness = marker_blur(reference, profile, fit)
+            self.warnings = reference_warnings(blind, self.colours, self.baseline,
+                                               None if sharpness is None else sharpness[0])
 
     @property
     def colours(self) -> dict[int, str]:
@@ -1056,17 +1069,20 @@ def around_kennels(grid: SurfaceGrid, centres: np.ndarray, full: np.ndarray) -> 
 
 
 def reference_warnings(blind: Sequence[int], colours: Mapping[int, str],
-                       baseline: Baseline) -> tuple[ReaderWarning, ...]:
+                       baseline: Baseline, blur_px: float | None) -> tuple[ReaderWarning, ...]:
     """What in a reference frame will make the readings worse, said for the people at the
     table: the ``blind`` seats' kennels overexposed (`blind_kennels`: their marbles, white ones
     on a light board above all, look like the bare board: whether the seat plays cannot be told,
-    its colour cannot be learnt, and its marbles may later be read as empty), or much of the
-    bare board overexposed (a hand or card there goes unseen). Each is its English sentence
-    with a code and arguments (`vision.reader.warning`)."""
+    its colour cannot be learnt, and its marbles may later be read as empty), much of the
+    bare board overexposed (a hand or card there goes unseen), or the picture blurred
+    (``blur_px``, `vision.focus.marker_blur`, at least `BLURRED_PX`). Each is its English
+    sentence with a code and arguments (`vision.reader.warning`)."""
     warnings = [kennel_overexposed(colours.get(seat, f"seat {seat}")) for seat in blind]
     share = float(baseline.blind.mean())
     if share >= BLIND_BOARD_SHARE:
         warnings.append(board_overexposed(share))
+    if blur_px is not None and blur_px >= BLURRED_PX:
+        warnings.append(reference_blurred(blur_px))
     return tuple(warnings)
 
 

@@ -4,7 +4,8 @@ A `ReaderWarning` is the sentence itself (a ``str``: printed, logged and stored 
 carries a ``code`` and its ``args`` (strings) for pages that say it in another language:
 
 - ``kennel_overexposed`` (``color``: the kennel's colour name, or ``seat N``);
-- ``board_overexposed`` (``share``: how much of the bare board, e.g. ``"35%"``).
+- ``board_overexposed`` (``share``: how much of the bare board, e.g. ``"35%"``);
+- ``reference_blurred`` (``blur``: how far the picture spreads an edge, e.g. ``"1.8 px"``).
 """
 
 from __future__ import annotations
@@ -53,3 +54,12 @@ def board_overexposed(share: float) -> ReaderWarning:
     return ReaderWarning("board_overexposed", {"share": percent},
                          f"{percent} of the board is overexposed: a hand or card there may go "
                          f"unseen; {RETAKE}")
+
+
+def reference_blurred(blur_px: float) -> ReaderWarning:
+    """The reference out of focus: edges spread over ``blur_px`` (Gaussian σ, pixels)."""
+    blur = f"{blur_px:.1f} px"
+    return ReaderWarning("reference_blurred", {"blur": blur},
+                         f"the picture is blurred (edges spread over {blur}): "
+                         "marbles may be read as empty and the board may be lost; focus the "
+                         "camera and take the reference again")
