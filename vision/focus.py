@@ -79,18 +79,20 @@ def _marker_blur(linear: np.ndarray, marker: Marker, fit: BoardFit) -> float | N
 def _drawn_pattern(shape: tuple[int, ...], marker: Marker, fit: BoardFit,
                    ) -> tuple[tuple[int, int], np.ndarray, np.ndarray] | None:
     """The marker drawn into the frame's pixels around it: the window's top-left pixel, each
-    pixel's share of black and its share beyond the quiet zone; None if the window leaves the
-    frame."""
+    pixel's share of black and its share beyond the quiet zone (the window reaches `PAD_PX`
+    beyond it, as far as the frame goes); None if the quiet zone leaves the frame."""
     bits = marker_bits(marker)
     cells = bits.shape[0]
     cell_mm = marker.size / cells
     reach = marker.size / 2 + QUIET_ZONE_CELLS * cell_mm
     outline = fit.project(np.array([(marker.x + dx * reach, marker.y + dy * reach)
                                     for dx, dy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]))
-    left, top = np.floor(outline.min(axis=0)).astype(int) - PAD_PX
-    right, bottom = np.ceil(outline.max(axis=0)).astype(int) + PAD_PX
+    left, top = np.floor(outline.min(axis=0)).astype(int)
+    right, bottom = np.ceil(outline.max(axis=0)).astype(int)
     if left < 0 or top < 0 or right > shape[1] or bottom > shape[0]:
         return None
+    left, top = max(left - PAD_PX, 0), max(top - PAD_PX, 0)
+    right, bottom = min(right + PAD_PX, shape[1]), min(bottom + PAD_PX, shape[0])
     steps = (np.arange(SUBPIXELS) + 0.5) / SUBPIXELS - 0.5
     xs = (np.arange(left, right)[:, None] + steps).reshape(-1)
     ys = (np.arange(top, bottom)[:, None] + steps).reshape(-1)
