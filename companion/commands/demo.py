@@ -100,7 +100,7 @@ def serve(profile: Any, state_dir: Any, options: Any, size: tuple[int, int],
     from companion.sim.live import LiveTable
     from companion.table import RefereePin, Table
     from companion.web import create_app
-    from companion.web.server import close_server, create_server
+    from companion.web.server import close_server, create_server, stop_on_signals
     from firmware_bridge.animator import Animator
     from firmware_bridge.config import LedConfig
     from firmware_bridge.strip import open_strip
@@ -134,6 +134,7 @@ def serve(profile: Any, state_dir: Any, options: Any, size: tuple[int, int],
                   f"{profile.name}, {options.bots} bots, cheat {options.cheat}, speed "
                   f"{options.speed}", flush=True)
             print(f"Page: http://{host}:{server.effective_port}/", flush=True)
+            stop_on_signals(app)
             try:
                 server.run()
             except KeyboardInterrupt:

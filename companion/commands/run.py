@@ -5,12 +5,10 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import signal
 import socket
 import sys
 import urllib.request
 from contextlib import ExitStack
-from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -78,14 +76,6 @@ def page_answers(url: str, timeout_s: float = 2.0) -> bool:
             return bool(response.status == 200)
     except OSError:
         return False
-
-
-def stop_on_sigterm() -> None:
-    """systemd stops services with SIGTERM: end the server the way Ctrl-C does."""
-    def interrupt(signum: int, frame: FrameType | None) -> None:
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, interrupt)
 
 
 def fail(message: str) -> int:
@@ -185,7 +175,7 @@ def serve(config: Config, table: Table, pin: RefereePin, live: LiveTable | None 
     """Serve the page for a table; tell systemd how it goes."""
     from companion.service import Service
     from companion.web import create_app
-    from companion.web.server import close_server, create_server
+    from companion.web.server import close_server, create_server, stop_on_signals
 
     profile, hardware, simulated = table.profile, table.hardware, table.simulated
     app = create_app(table, {"DEFAULT_LANGUAGE": config.language,
@@ -212,7 +202,7 @@ def serve(config: Config, table: Table, pin: RefereePin, live: LiveTable | None 
         app.config["PUBLIC_URL"] = f"http://{address}:{server.effective_port}"  # seat QR codes
         print(f"At the table: http://{address}:{server.effective_port}/", flush=True)
     service = Service()
-    stop_on_sigterm()
+    stop_on_signals(app)
     service.start_watchdog(lambda: page_answers(page + "healthz"))
     service.ready(f"serving {page} ({kind})")
     try:

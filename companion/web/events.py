@@ -6,11 +6,13 @@ is the whole state, so nothing older is worth sending). An idle stream gets a co
 every `SSE_HEARTBEAT_S` seconds. Each open stream holds one server thread, so at most
 `SSE_MAX_STREAMS` are open at once (more are refused with 503) and the rest of the server's
 threads stay free for the API; a stream whose client went away ends within a second when the
-server can tell (waitress with `channel_request_lookahead`), else at the next heartbeat.
+server can tell (waitress with `channel_request_lookahead`), else at the next heartbeat. When
+the server stops, every stream ends at once (`StreamGate.end_all`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
 import threading
@@ -32,12 +34,21 @@ State = dict[str, Any]
 
 
 class StreamGate:
-    """Counts the open event streams and refuses more than `limit`."""
+    """Counts the open event streams, refuses more than `limit`, and ends them all when the
+    server stops."""
 
     def __init__(self, limit: int):
         self.limit = limit
         self._open = 0
+        self._listeners: set[queue.Queue[State | None]] = set()
+        self._ended = False
         self._lock = threading.Lock()
+
+    @property
+    def ended(self) -> bool:
+        """Whether the streams have ended (`end_all`): the server is stopping."""
+        with self._lock:
+            return self._ended
 
     @property
     def open(self) -> int:
@@ -46,17 +57,37 @@ class StreamGate:
             return self._open
 
     def enter(self) -> bool:
-        """Take a place for a stream; False when all are taken."""
+        """Take a place for a stream; False when all are taken or the streams have ended."""
         with self._lock:
-            if self._open >= self.limit:
+            if self._open >= self.limit or self._ended:
                 return False
             self._open += 1
             return True
 
-    def leave(self) -> None:
+    def hold(self, listener: queue.Queue[State | None]) -> None:
+        """The queue a stream that entered reads its states from (`end_all` ends it)."""
+        with self._lock:
+            self._listeners.add(listener)
+
+    def leave(self, listener: queue.Queue[State | None]) -> None:
         """Give a place back."""
         with self._lock:
             self._open -= 1
+            self._listeners.discard(listener)
+
+    def end_all(self) -> None:
+        """End every open stream now and refuse new ones: the server is stopping, and it
+        would wait for the threads that streams hold."""
+        with self._lock:
+            self._ended = True
+            for listener in self._listeners:
+                while True:
+                    try:
+                        listener.put_nowait(None)
+                        break
+                    except queue.Full:  # a stalled page: nothing it waits for matters now
+                        with contextlib.suppress(queue.Empty):
+                            listener.get_nowait()
 
 
 class Messages:
@@ -111,17 +142,20 @@ def events() -> Response:
     """The event stream: `new EventSource("/api/events")`, one `message` per state."""
     gate = cast(StreamGate, current_app.extensions["dog_streams"])
     if not gate.enter():
+        if gate.ended:
+            return error(503, "the table is stopping", {"Retry-After": "10"})
         return error(503, f"{gate.limit} live pages are open, the most this table serves; "
                           "try again shortly", {"Retry-After": "10"})
     table = current_table()
     listener = table.subscribe()
+    gate.hold(listener)
     closed = threading.Event()
 
     def close() -> None:
         if not closed.is_set():
             closed.set()
             table.unsubscribe(listener)
-            gate.leave()
+            gate.leave(listener)
 
     gone = request.environ.get("waitress.client_disconnected", _never)
     heartbeat_s = float(current_app.config["SSE_HEARTBEAT_S"])

@@ -11,7 +11,9 @@ the others beyond its limit with a JSON 413).
 
 from __future__ import annotations
 
-from typing import Any
+import signal
+from types import FrameType
+from typing import Any, cast
 
 from flask import Flask
 
@@ -47,3 +49,16 @@ def close_server(server: Any) -> None:
     the worker threads that serve them, so that none of them wakes a server already closed."""
     server.task_dispatcher.shutdown()
     server.close()
+
+
+def stop_on_signals(app: Flask) -> None:
+    """Stop serving on SIGTERM (systemd) and Ctrl-C alike: end the pages' event streams at
+    once, then interrupt the server, which waits for the threads still working (up to 5 s)."""
+    from companion.web.events import StreamGate
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        cast(StreamGate, app.extensions["dog_streams"]).end_all()
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
+    signal.signal(signal.SIGINT, interrupt)

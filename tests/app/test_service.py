@@ -67,9 +67,11 @@ def test_run_notifies_ready_pings_watchdog_and_stops_on_sigterm(notify_socket,
     assert (tmp_path / "state" / "journal.sqlite").is_file()
 
 
-def test_sigterm_with_a_page_open_stops_without_an_error(tmp_path: Path) -> None:
-    """A page's event stream holds a server thread; on SIGTERM the table closes, the stream
-    ends, and the server closes only after its thread has finished."""
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
+def test_a_stop_with_a_page_open_ends_its_stream_at_once(tmp_path: Path, stop: int) -> None:
+    """A page's event stream holds a server thread; on SIGTERM or Ctrl-C the stream ends at
+    once (the server does not wait for its thread, waitress's "thread(s) still running"), and
+    the server closes only after the thread has finished."""
     import urllib.request
 
     env = {**os.environ, "DOG_STATE_DIR": str(tmp_path / "state")}
@@ -81,13 +83,14 @@ def test_sigterm_with_a_page_open_stops_without_an_error(tmp_path: Path) -> None
         page = next(line for line in process.stdout if line.startswith("Page: ")).split()[1]
         with urllib.request.urlopen(page + "api/events", timeout=10) as events:
             assert events.readline().startswith(b"retry:")  # the stream is open
-            process.send_signal(signal.SIGTERM)
+            process.send_signal(stop)
             out, err = process.communicate(timeout=30)
     finally:
         process.kill()
     assert process.returncode == 0, err
     assert "stopped" in out
     assert "Traceback" not in err and "ERROR" not in err, err
+    assert "still running" not in err, err
 
 
 class RecordingService(Service):

@@ -82,6 +82,31 @@ def test_the_stream_ends_when_the_table_closes(app: Flask, table: Table) -> None
     assert app.extensions["dog_streams"].open == 0
 
 
+def test_every_stream_ends_at_once_when_the_server_stops(app: Flask, table: Table) -> None:
+    """`StreamGate.end_all` (on SIGTERM or Ctrl-C): an idle stream and a stalled one whose
+    queue is full end after the states they have, new streams are refused, the table goes on."""
+    idle, idle_chunks = open_stream(app)
+    stalled, stalled_chunks = open_stream(app)
+    next_message(idle_chunks)
+    next_message(stalled_chunks)
+    ref = referee(app)
+    ref.post("/api/setup", SETUP)
+    next_message(idle_chunks)
+    for card in ("A", "K") * 10:  # more states than a stalled page's queue holds
+        ref.post("/api/cards", {"card": card})
+        next_message(idle_chunks)
+    app.extensions["dog_streams"].end_all()
+    assert list(idle_chunks) == []
+    rest = [chunk.decode() for chunk in stalled_chunks]
+    assert rest and all(chunk.startswith("id: ") for chunk in rest)
+    idle.close()
+    stalled.close()
+    assert app.extensions["dog_streams"].open == 0
+    refused, _ = open_stream(app)
+    assert refused.status_code == 503 and refused.get_json()["error"] == "the table is stopping"
+    assert Client(app).get("/api/state").status_code == 200
+
+
 def test_the_stream_ends_when_its_client_went_away(app: Flask) -> None:
     response = app.test_client().get(
         "/api/events", buffered=False,
