@@ -17,6 +17,8 @@ from typing import Any, cast
 
 from flask import Flask
 
+from companion.web.events import StreamGate
+
 API_THREADS = 16
 CONNECTIONS_PER_STREAM = 6      # a browser opens at most six connections to one server
 BODY_LIMIT_FACTOR = 16          # waitress cuts bodies far beyond the app's JSON 413 answer
@@ -53,10 +55,14 @@ def close_server(server: Any) -> None:
 
 def stop_on_signals(app: Flask) -> None:
     """Stop serving on SIGTERM (systemd) and Ctrl-C alike: end the pages' event streams at
-    once, then interrupt the server, which waits for the threads still working (up to 5 s)."""
-    from companion.web.events import StreamGate
+    once, then interrupt the server, which waits for the threads still working (up to 5 s).
+    Once stopping, a second SIGTERM is ignored (the stop runs to its end: the table closed,
+    the server's threads finished); a second Ctrl-C interrupts whatever runs, as Python's
+    own Ctrl-C does."""
 
     def interrupt(signum: int, frame: FrameType | None) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         cast(StreamGate, app.extensions["dog_streams"]).end_all()
         raise KeyboardInterrupt
 
