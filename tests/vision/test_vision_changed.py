@@ -224,6 +224,26 @@ def test_fingers_over_a_marble_that_look_like_a_dimple_by_less_than_the_doubt_ar
     assert reading.occluded
 
 
+def test_a_hand_over_a_marble_that_looks_like_a_dimple_inside_its_region_is_unknown():
+    """`bench/vision.py --seed 2037 --shuffle-colours`, case 239: a hand covers a black marble
+    in home `H1.0` (0.96 of it). The match network ranks the hole empty by 14.6 log-odds and
+    the hand's shading matches the reference's dimple (0.86), but the hole lies inside the
+    hand's foreign region: that is no empty dimple in view, and the trust network's doubt
+    stands."""
+    profile, start, frame, occupancy = benchmark_case(2037, 239, shuffled=True)
+    reader = BoardReader(profile, start.image)
+    reader.read(start.image)
+    reading = reader.read(frame.image)
+    assert reading.evidence is not None
+    index = reader.ids.index("H1.0")
+    assert occupancy["H1.0"] == "black" and frame.cover["H1.0"] > 0.9
+    assert reading.evidence.margin[index] > board_reader.CLEAR_EMPTY_MARGIN
+    assert reading.evidence.disc_match[index] >= UNCHANGED_DISC
+    assert reading.evidence.reach[index] <= 0
+    assert reading.holes["H1.0"] == "?"
+    assert reading.occluded
+
+
 def test_fingers_over_a_marble_whose_colour_was_ruled_out_are_no_empty_dimple_in_view():
     """`bench/vision.py --seed 2027`, case 585: fingers cover a black marble in home `H5.0`.
     Every colour is ruled out there, so the empty class leads by 23 log-odds, and the disc
@@ -387,7 +407,7 @@ def test_an_empty_dimple_in_view_needs_its_own_look_only_where_no_colour_is_left
     evidence = SimpleNamespace(best=np.zeros(holes, int), scores=scores,
                                margin=np.full(holes, board_reader.CLEAR_EMPTY_MARGIN + 1.0),
                                disc_match=np.full(holes, UNCHANGED_DISC),
-                               distance=np.zeros((5, holes)))
+                               distance=np.zeros((5, holes)), reach=np.full(holes, np.inf))
     nowhere, everywhere = np.zeros(holes, bool), np.ones(holes, bool)
     empty_before = np.array([hole.kind != "kennel" for hole in profile.holes])
     no_doubt = np.zeros(holes)
