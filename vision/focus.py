@@ -31,11 +31,10 @@ def marker_blur(image: np.ndarray, profile: BoardProfile, fit: BoardFit,
     mm (each marker's pixels by its own scale): the medians over the markers of ``fit`` whose
     pattern the frame shows (`LEAST_CONTRAST`, `LEAST_FIT`); None when it shows none."""
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    linear = (grey.astype(np.float32) / 255.0) ** GAMMA
     markers = {marker.id: marker for marker in profile.markers}
     blurs = []
     for marker in (markers[i] for i in fit.markers if i in markers):
-        blur_px = _marker_blur(linear, marker, fit)
+        blur_px = _marker_blur(grey, marker, fit)
         if blur_px is not None:
             blurs.append((blur_px, blur_px / _pixels_per_mm(marker, fit)))
     if not blurs:
@@ -53,12 +52,13 @@ def _pixels_per_mm(marker: Marker, fit: BoardFit) -> float:
     return float(sides.mean() / marker.size)
 
 
-def _marker_blur(linear: np.ndarray, marker: Marker, fit: BoardFit) -> float | None:
-    drawn = _drawn_pattern(linear.shape, marker, fit)
+def _marker_blur(grey: np.ndarray, marker: Marker, fit: BoardFit) -> float | None:
+    drawn = _drawn_pattern(grey.shape, marker, fit)
     if drawn is None:
         return None
     (top, left), black, beyond = drawn
-    seen = linear[top:top + black.shape[0], left:left + black.shape[1]].reshape(-1)
+    window = grey[top:top + black.shape[0], left:left + black.shape[1]]
+    seen = ((window.astype(np.float32) / 255.0) ** GAMMA).reshape(-1)
     inside = beyond.reshape(-1) < 0.5
     residuals = []
     for sigma in SIGMAS_PX:
