@@ -11,6 +11,7 @@ from vision.reader.board_reader import BoardReader
 from vision.reader.census import (
     AMBIGUOUS,
     AT_REGION_MM,
+    MANY_DOUBTS_COST,
     MAX_COST,
     MAX_DOUBT,
     SEEN_REACH_MM,
@@ -131,9 +132,10 @@ def test_two_holes_in_doubt_hold_the_two_marbles_nobody_else_shows():
     assert TWO_EACH.settle(scores, labels, np.full(5, NO_HAND), True).tolist() == [1, 2, 1, 2, 0]
 
 
-def test_more_holes_in_doubt_are_not_resolved_by_the_count():
+def test_more_holes_in_doubt_are_not_resolved_by_the_count_at_a_cost():
     scores = scores_for(1, 2, 0, 0, 0)
-    scores[1, 2] = scores[2, 3] = 9.0
+    scores[1, 2] = scores[2, 3] = 9.0  # 3 log-odds less like red and blue than empty
+    assert MANY_DOUBTS_COST < 3.0
     labels = np.array([1, 2, UNKNOWN, UNKNOWN, UNKNOWN])
     assert TWO_EACH.settle(scores, labels, np.full(5, NO_HAND), True).tolist() == labels.tolist()
 
@@ -153,6 +155,21 @@ def test_more_holes_in_doubt_each_looking_like_what_the_count_misses_hold_it():
     # Not when a hand or card is about: a missed hand there is what makes so many doubts.
     with_hand = TWO_EACH.settle(scores, labels, np.full(5, NO_HAND), False)
     assert with_hand.tolist() == labels.tolist()
+
+
+def test_more_holes_in_doubt_take_what_the_count_misses_where_it_costs_little():
+    # Path-traced 0833: three white marbles on the track doubted, two looking most like
+    # white, the third 0.6 log-odds more like an empty hole. Here: red's and blue's second
+    # marbles are missing; hole 1 looks a little more red than empty, hole 3 a little more
+    # empty than blue, hole 4 is empty.
+    scores = scores_for(1, 0, 2, 0, 0)
+    scores[0, 1], scores[1, 1] = 9.0, 10.0
+    scores[0, 3], scores[2, 3] = 10.0, 10.0 - 0.6
+    scores[0, 4], scores[1, 4] = 10.0, 3.0
+    labels = np.array([1, UNKNOWN, 2, UNKNOWN, UNKNOWN])
+    assert MANY_DOUBTS_COST >= 0.6
+    settled = TWO_EACH.settle(scores, labels, np.full(5, NO_HAND), True)
+    assert settled.tolist() == [1, 1, 2, 2, 0]
 
 
 def test_every_marble_seen_clears_doubt_away_from_hands_but_not_at_them():
