@@ -249,10 +249,11 @@ class CameraLoop:
     def _learn(self, reader: Any, frame: Frame, holes: Mapping[str, str | None]) -> None:
         """A settled reading the table holds as its board (the accepted position; kennels
         compared as the colours in them) teaches the reader this frame's light
-        (`BoardReader.learn`, which refuses a frame with anything over the board)."""
+        (`BoardReader.learn`, which refuses a frame with anything over the board); a reader
+        without a reference frame has nothing to learn into."""
         learn = getattr(reader, "learn", None)
-        if learn is None or not _same_board(self.table.profile, holes,
-                                            self.table.believed_holes()):
+        if (learn is None or getattr(reader, "reference", None) is None
+                or not _same_board(self.table.profile, holes, self.table.believed_holes())):
             return
         from vision.reader.board_reader import ReadError
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -12,6 +13,7 @@ from companion.table import Table
 from companion.table.camera import CameraLoop
 from hw import BoardProfile
 from tests.table.conftest import setup_request
+from vision.reader.board_reader import BoardReader
 from vision.render import RenderConditions, render
 from vision.sources import SimulatedSource
 
@@ -143,3 +145,21 @@ def test_a_frame_unlike_the_reference_is_a_warning_not_a_crash(profile4: BoardPr
         camera = table.state()["camera"]
         assert camera["warning_codes"][0]["code"] == "board_not_found"
         assert "640x480 px but the reference 1280x960" in camera["warnings"][0]
+
+
+@pytest.mark.slow
+def test_before_a_reference_the_reader_is_not_asked_to_learn(
+        profile4: BoardProfile, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    asked: list[object] = []
+    monkeypatch.setattr(BoardReader, "learn",
+                        lambda reader, image, holes: asked.append(holes) or False)
+    table = Table(profile4, state_dir=tmp_path)
+    table.setup(setup_request())
+    source = SimulatedSource(timeout=30)
+    feed = Feed(profile4, source)
+    with caplog.at_level(logging.INFO), CameraLoop(table, source, simulated=True) as loop:
+        feed.loop = loop
+        feed.show(table.believed_holes(), frames=3)
+        assert loop.readings >= 1  # a settled reading of the board the table holds
+    assert asked == [] and "not learnt" not in caplog.text
