@@ -61,3 +61,13 @@ def some_position(profile: BoardProfile, seed: int) -> dict[str, str | None]:
         for hole_id in kennel[:4 - out]:
             occupancy[hole_id] = colour
     return occupancy
+
+
+def read_in_a_stream(profile, start, frame):
+    """A reader learnt from the ``start`` render and its reading of the ``frame`` render, the
+    start frame read first as in a stream (as `bench/vision.py` reads its cases)."""
+    from vision.reader.board_reader import BoardReader
+
+    reader = BoardReader(profile, start.image)
+    reader.read(start.image)
+    return reader, reader.read(frame.image)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from hw import BoardProfile, load_profile
-from tests.vision.conftest import benchmark_case, some_position
+from tests.vision.conftest import benchmark_case, read_in_a_stream, some_position
 from vision.reader import board_reader
 from vision.reader.board_reader import STAYED_DISC, UNCHANGED_DISC, BoardReader, Learned
 from vision.reader.features import CLIPPED_LOG
@@ -210,21 +210,13 @@ def test_an_empty_dimple_in_view_is_read_empty_whatever_the_trust_network_doubts
     assert any(doubted.holes[ids[index]] == "?" for index in np.flatnonzero(in_view))
 
 
-def _read_in_a_stream(profile, start, frame):
-    """A reader learnt from the start frame and its reading of the game frame, the start
-    frame read first as in a stream (as `bench/vision.py` reads its cases)."""
-    reader = BoardReader(profile, start.image)
-    reader.read(start.image)
-    return reader, reader.read(frame.image)
-
-
 def test_fingers_over_a_marble_that_look_like_a_dimple_by_less_than_the_doubt_are_unknown():
     """`bench/vision.py --seed 2026 --shuffle-colours`, case 567: fingers cover a black marble
     on `T77`. The match network ranks the hole empty by 9.7 log-odds and its disc matches the
     reference's dimple (0.86), but the trust network doubts it by 13.7: an empty dimple in view
     must be read empty by more than it is doubted."""
     profile, start, frame, occupancy = benchmark_case(2026, 567)
-    _, reading = _read_in_a_stream(profile, start, frame)
+    _, reading = read_in_a_stream(profile, start, frame)
     assert occupancy["T77"] == "black" and frame.cover["T77"] > 0.9
     assert reading.holes["T77"] == "?"
     assert reading.occluded
@@ -237,7 +229,7 @@ def test_a_hand_over_a_marble_that_looks_like_a_dimple_inside_its_region_is_unkn
     hand's foreign region: that is no empty dimple in view, and the trust network's doubt
     stands."""
     profile, start, frame, occupancy = benchmark_case(2037, 239, shuffled=True)
-    reader, reading = _read_in_a_stream(profile, start, frame)
+    reader, reading = read_in_a_stream(profile, start, frame)
     assert reading.evidence is not None
     index = reader.ids.index("H1.0")
     assert occupancy["H1.0"] == "black" and frame.cover["H1.0"] > 0.9
@@ -255,7 +247,7 @@ def test_fingers_over_a_marble_whose_colour_was_ruled_out_are_no_empty_dimple_in
     `EMPTY_IN_VIEW_SCORE`: that is no empty dimple in view, and the trust network's doubt
     stands."""
     profile, start, frame, occupancy = benchmark_case(2027, 585)
-    reader, reading = _read_in_a_stream(profile, start, frame)
+    reader, reading = read_in_a_stream(profile, start, frame)
     assert reading.evidence is not None
     index = reader.ids.index("H5.0")
     assert occupancy["H5.0"] == "black" and frame.cover["H5.0"] > 0.9

@@ -108,12 +108,9 @@ def test_black_glass_on_light_wood_is_not_named_after_the_tint_it_mirrors(case, 
     """`bench/vision.py --seed 2027`: a black marble on the 6-seat board's light wood mirrors
     the wood and the lamps (chroma 17-20, over `COLOURFUL`); the networks take it for black by
     6.5 and 9.4 log-odds. It was named after the coloured class next in line."""
-    from tests.vision.conftest import benchmark_case
-    from vision.reader.board_reader import BoardReader
+    from tests.vision.conftest import benchmark_case, read_in_a_stream
 
     profile, start, frame, occupancy = benchmark_case(2027, case)
-    reader = BoardReader(profile, start.image)
-    reader.read(start.image)
-    reading = reader.read(frame.image)
+    _, reading = read_in_a_stream(profile, start, frame)
     assert occupancy[hole] == "black" and hole not in frame.occluded
     assert reading.holes[hole] == "black" != mirrored

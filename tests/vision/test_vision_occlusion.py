@@ -10,7 +10,12 @@ import numpy as np
 import pytest
 
 from hw import BoardProfile
-from tests.vision.conftest import benchmark_case, rendered_start, some_position
+from tests.vision.conftest import (
+    benchmark_case,
+    read_in_a_stream,
+    rendered_start,
+    some_position,
+)
 from vision.reader import board_reader
 from vision.reader.board_reader import (
     EMPTIED_DOUBT,
@@ -307,9 +312,7 @@ def test_dark_hands_in_dim_light_are_found(brandi6):
     start = render(brandi6, start_occupancy(brandi6), EVENING_START, seed=2024362)
     occupancy = {hole.id: EVENING_POSITION.get(hole.id) for hole in brandi6.holes}
     frame = render(brandi6, occupancy, DIM_EVENING, seed=2024363)
-    reader = BoardReader(brandi6, start.image)
-    reader.read(start.image)
-    reading = reader.read(frame.image)
+    _, reading = read_in_a_stream(brandi6, start, frame)
     assert reading.evidence is not None
     hidden = [index for index, hole in enumerate(reading.holes) if hole in frame.occluded]
     assert len(hidden) > 10
@@ -643,9 +646,7 @@ def test_an_empty_hole_unlike_the_empty_look_by_a_small_margin_is_a_hand_the_tes
     marble under the finger read empty (`K0.2`): two definite wrong values under a hand."""
     profile, start, frame, occupancy = benchmark_case(2034, 284, size=(1640, 1232),
                                                       shuffled=True)
-    reader = BoardReader(profile, start.image)
-    reader.read(start.image)
-    reading = reader.read(frame.image)
+    reader, reading = read_in_a_stream(profile, start, frame)
     assert reading.evidence is not None
     index = reader.ids.index("T61")
     assert occupancy["T61"] is None and occupancy["K0.2"] == "yellow"
